@@ -1,0 +1,250 @@
+"""Registry, the core tool set, and the visible / deferrable split with its deciding rule.
+
+REFERENCE §1. The registry is an explicit argument (a :class:`Registry` or any plain mapping
+of tool name -> toolset); there is no process-global state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from enum import Enum
+from types import MappingProxyType
+from typing import Any
+
+BRIDGE_TOOL_NAMES: frozenset[str] = frozenset({"tool_search", "tool_describe", "tool_call"})
+
+HERMES_CORE_TOOLS: frozenset[str] = frozenset(
+    """
+    web_search web_extract terminal process_manage read_file write_file patch search_files
+    vision_analyze image_generate skills_list skill_view skill_manage browser_navigate
+    browser_snapshot browser_click browser_type browser_scroll browser_back browser_press
+    browser_get_images browser_vision browser_console browser_cdp browser_dialog browser_exec
+    text_to_speech todo_list memory session_search clarify execute_code delegate_task
+    cronjob_manage ha_list_entities ha_get_state ha_list_services ha_call_service kanban_show
+    kanban_list kanban_complete kanban_block kanban_request_review kanban_request_changes
+    kanban_heartbeat kanban_comment kanban_create kanban_link kanban_unblock kanban_attach
+    kanban_attach_url kanban_attachments computer_use
+    """.split()
+)
+
+#: The curated ``defer`` list of the ``latest`` profile (REFERENCE §1). ``clarify`` is absent.
+DEFAULT_DEFER_TOOLS: frozenset[str] = frozenset(
+    """
+    computer_use session_search image_generate todo_list process_manage cronjob_manage
+    drive_preview gui_tour desktop_preview annotate_preview show_tip setup_mcp desktop_project
+    close_terminal apply_layout read_terminal read_window_below focus_pane
+    """.split()
+)
+
+#: Pre-rename core names (todo -> todo_list, process -> process_manage, cronjob ->
+#: cronjob_manage in 2026-08). The seed article lists these, so the ``seed`` profile keeps them.
+SEED_ERA_CORE_ALIASES: frozenset[str] = frozenset({"todo", "process", "cronjob"})
+
+#: Session-gated GUI surfaces that stay direct. The seed article says desktop_ui and project
+#: are never deferred (the seeds win over REFERENCE's G1 order); G3 adds ``setup``.
+DIRECT_SURFACE_TOOLSETS: frozenset[str] = frozenset({"desktop_ui", "project", "setup"})
+SEED_DIRECT_SURFACE_TOOLSETS: frozenset[str] = frozenset({"desktop_ui", "project"})
+
+
+def default_core(profile: str = "seed") -> frozenset[str]:
+    """The core tool set a profile uses when no catalog overrides it."""
+    if profile == "latest":
+        return HERMES_CORE_TOOLS
+    return HERMES_CORE_TOOLS | SEED_ERA_CORE_ALIASES
+
+PROFILES: tuple[str, ...] = ("seed", "latest")
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Tool name -> toolset, plus the core tool set. A name with no entry is unregistered."""
+
+    toolsets: Mapping[str, str] = field(default_factory=dict)
+    core: frozenset[str] | None = None
+    """Replaces the profile's default core set (:func:`default_core`) when given."""
+    extra_core: frozenset[str] = frozenset()
+    """Added to the core set (tools of ``kind: core`` toolsets)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "toolsets", MappingProxyType(dict(self.toolsets)))
+        if self.core is not None:
+            object.__setattr__(self, "core", frozenset(self.core))
+        object.__setattr__(self, "extra_core", frozenset(self.extra_core))
+
+    def core_for(self, profile: str = "seed") -> frozenset[str]:
+        base = self.core if self.core is not None else default_core(profile)
+        return base | self.extra_core if self.extra_core else base
+
+    @cached_property
+    def fingerprint(self) -> int:
+        """Content hash, for caches keyed on content."""
+        return hash((frozenset(self.toolsets.items()), self.core, self.extra_core))
+
+    def toolset_of(self, name: str) -> str | None:
+        value = self.toolsets.get(name)
+        return value if isinstance(value, str) and value else None
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.toolsets)
+
+
+RegistryLike = Registry | Mapping[str, str]
+
+
+def as_registry(registry: RegistryLike | None) -> Registry:
+    """Accept a :class:`Registry` or a plain mapping of name -> toolset."""
+    if isinstance(registry, Registry):
+        return registry
+    if registry is None:
+        return Registry()
+    return Registry(toolsets={str(k): v for k, v in registry.items()})
+
+
+class Status(str, Enum):
+    VISIBLE = "visible"
+    DEFERRED = "deferred"
+    DROPPED = "dropped"
+    UNKNOWN = "unknown"
+
+
+class Rule(str, Enum):
+    """Short ids for the rule that decided a tool's fate (REFERENCE §1 order)."""
+
+    BRIDGE = "bridge"
+    DEFER_LIST = "defer-list"
+    CORE = "core"
+    UNREGISTERED = "unregistered"
+    MCP = "mcp-toolset"
+    DIRECT_SURFACE = "direct-surface"
+    PLUGIN = "plugin"
+    NAMELESS = "nameless"
+    NOT_IN_DEFS = "not-in-defs"
+
+
+_REASONS: dict[Rule, str] = {
+    Rule.BRIDGE: "'{name}' is a reserved bridge name; incoming bridge defs are dropped and "
+    "the three bridges are appended by assembly.",
+    Rule.DEFER_LIST: "'{name}' is named in the defer list, which is checked before the core "
+    "and registry rules.",
+    Rule.CORE: "'{name}' is a core tool: core never defers, and no config can change that.",
+    Rule.UNREGISTERED: "'{name}' has no registry entry, so it stays visible (unknown tools are "
+    "never silently removed).",
+    Rule.MCP: "'{name}' is registered under MCP toolset '{toolset}', so it defers behind the "
+    "bridge.",
+    Rule.DIRECT_SURFACE: "'{name}' belongs to '{toolset}', a session-gated GUI surface that "
+    "stays direct unless named in the defer list.",
+    Rule.PLUGIN: "'{name}' is a non-core plugin tool of toolset '{toolset}', so it defers "
+    "behind the bridge.",
+    Rule.NAMELESS: "a tool def without a function name stays visible untouched.",
+    Rule.NOT_IN_DEFS: "'{name}' is not among the session's tool defs.",
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Why one tool name is visible, deferrable or dropped."""
+
+    name: str
+    status: Status
+    rule: Rule
+    toolset: str | None
+
+    @property
+    def deferrable(self) -> bool:
+        return self.status is Status.DEFERRED
+
+    @property
+    def reason(self) -> str:
+        return _REASONS[self.rule].format(name=self.name, toolset=self.toolset or "")
+
+
+def def_name(tool_def: Any) -> str:
+    """The function name of an OpenAI-style def, or "" when it has none."""
+    if not isinstance(tool_def, Mapping):
+        return ""
+    fn = tool_def.get("function")
+    if isinstance(fn, Mapping):
+        name = fn.get("name")
+        return name if isinstance(name, str) else ""
+    return ""
+
+
+def decide(
+    name: str,
+    registry: RegistryLike | None,
+    *,
+    defer_tools: Iterable[str] | None = None,
+    profile: str = "seed",
+) -> Decision:
+    """Apply the deferral rules to one name and say which rule fired.
+
+    ``profile="seed"`` is REFERENCE §1's G1 order (plus the seed article's desktop_ui/project
+    surfaces) and ignores ``defer_tools``; ``profile="latest"`` is the G3 order (defer list
+    first, then core, registry, mcp-, direct surfaces incl. ``setup``, plugin).
+    """
+    reg = as_registry(registry)
+    if not name:
+        return Decision(name, Status.VISIBLE, Rule.NAMELESS, None)
+    if name in BRIDGE_TOOL_NAMES:
+        return Decision(name, Status.DROPPED, Rule.BRIDGE, None)
+    toolset = reg.toolset_of(name)
+    latest = profile == "latest"
+    if latest and defer_tools is not None and name in frozenset(defer_tools):
+        return Decision(name, Status.DEFERRED, Rule.DEFER_LIST, toolset)
+    if name in reg.core_for(profile):
+        return Decision(name, Status.VISIBLE, Rule.CORE, toolset)
+    if toolset is None:
+        return Decision(name, Status.VISIBLE, Rule.UNREGISTERED, None)
+    if toolset.startswith("mcp-"):
+        return Decision(name, Status.DEFERRED, Rule.MCP, toolset)
+    surfaces = DIRECT_SURFACE_TOOLSETS if latest else SEED_DIRECT_SURFACE_TOOLSETS
+    if toolset in surfaces:
+        return Decision(name, Status.VISIBLE, Rule.DIRECT_SURFACE, toolset)
+    return Decision(name, Status.DEFERRED, Rule.PLUGIN, toolset)
+
+
+def is_deferrable_tool_name(
+    name: str,
+    registry: RegistryLike | None,
+    defer_tools: Iterable[str] | None = None,
+    *,
+    profile: str = "seed",
+) -> bool:
+    return decide(name, registry, defer_tools=defer_tools, profile=profile).deferrable
+
+
+@dataclass(frozen=True)
+class Classification:
+    """``classify_tools`` result: visible and deferrable defs (input order) and every decision."""
+
+    visible: tuple[dict[str, Any], ...]
+    deferrable: tuple[dict[str, Any], ...]
+    dropped: tuple[dict[str, Any], ...]
+    decisions: tuple[Decision, ...]
+
+    def __iter__(self):  # allows ``visible, deferrable = classify_tools(...)``
+        return iter((self.visible, self.deferrable))
+
+
+def classify_tools(
+    defs: Sequence[Mapping[str, Any]],
+    registry: RegistryLike | None,
+    defer_tools: Iterable[str] | None = None,
+    *,
+    profile: str = "seed",
+) -> Classification:
+    """Split defs into visible and deferrable, dropping incoming bridge defs (REFERENCE §1)."""
+    reg = as_registry(registry)
+    defer = frozenset(defer_tools) if defer_tools is not None else None
+    visible: list[dict[str, Any]] = []
+    deferrable: list[dict[str, Any]] = []
+    dropped: list[dict[str, Any]] = []
+    decisions: list[Decision] = []
+    for tool_def in defs:
+        decision = decide(def_name(tool_def), reg, defer_tools=defer, profile=profile)
+        decisions.append(decision)
+        bucket = {Status.VISIBLE: visible, Status.DEFERRED: deferrable}.get(decision.status, dropped)
+        bucket.append(tool_def)  # type: ignore[arg-type]
+    return Classification(tuple(visible), tuple(deferrable), tuple(dropped), tuple(decisions))

@@ -1,0 +1,131 @@
+"""Tool defs: the OpenAI function shape, MCP naming, and deep-frozen defs.
+
+A *frozen* def is a ``dict`` subclass that refuses mutation all the way down and remembers
+its compact JSON. Because its content can never change, everything derived from it (token
+estimates, catalog entries, listing lines) can be cached on content without ever drifting.
+Plain dicts are accepted everywhere too; they are simply measured afresh each time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, NoReturn
+
+MAX_TOOL_NAME = 64
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
+
+
+def _immutable(*_: Any, **__: Any) -> NoReturn:
+    raise TypeError("tool defs are immutable; build a new one instead")
+
+
+class FrozenDict(dict):  # type: ignore[type-arg]
+    """A dict that cannot be changed after construction (JSON-serialisable as a dict)."""
+
+    __slots__ = ("_json", "_hash")
+
+    __setitem__ = __delitem__ = _immutable  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _immutable  # type: ignore[assignment]
+    __ior__ = _immutable  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        try:
+            return self._hash
+        except AttributeError:
+            value = hash(compact(self))
+            object.__setattr__(self, "_hash", value)
+            return value
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (freeze, (dict(self),))
+
+
+def freeze(value: Any) -> Any:
+    """Deep-freeze JSON-like data: dicts -> FrozenDict, lists -> tuples."""
+    if isinstance(value, FrozenDict):
+        return value
+    if isinstance(value, Mapping):
+        return FrozenDict((str(k), freeze(v)) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Plain, mutable JSON-like copy (dicts and lists)."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [thaw(v) for v in value]
+    return value
+
+
+def compact(value: Any) -> str:
+    """Compact JSON of a def (cached on frozen dicts). Raises TypeError/ValueError if unserialisable."""
+    if isinstance(value, FrozenDict):
+        try:
+            return value._json
+        except AttributeError:
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            object.__setattr__(value, "_json", text)
+            return text
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def make_def(name: str, description: str = "", parameters: Any = None) -> FrozenDict:
+    """A frozen OpenAI function def."""
+    params = parameters if isinstance(parameters, Mapping) else EMPTY_SCHEMA
+    return freeze(
+        {
+            "type": "function",
+            "function": {"name": name, "description": description, "parameters": params},
+        }
+    )
+
+
+def def_function(tool_def: Any) -> Mapping[str, Any]:
+    if isinstance(tool_def, Mapping):
+        fn = tool_def.get("function")
+        if isinstance(fn, Mapping):
+            return fn
+    return {}
+
+
+def def_description(tool_def: Any) -> str:
+    desc = def_function(tool_def).get("description")
+    return desc if isinstance(desc, str) else ""
+
+
+def def_parameters(tool_def: Any) -> Any:
+    return def_function(tool_def).get("parameters")
+
+
+def sanitize_part(text: str) -> str:
+    """Reduce a name part to ``[A-Za-z0-9_-]``."""
+    return _UNSAFE.sub("_", text)
+
+
+def mcp_tool_name(server: str, tool: str) -> str:
+    """``mcp__<server>__<tool>``, each part sanitised, at most 64 characters.
+
+    A longer name is cut and ends in ``_`` + the first 8 hex digits of the full name's SHA-1.
+    """
+    full = f"mcp__{sanitize_part(server)}__{sanitize_part(tool)}"
+    if len(full) <= MAX_TOOL_NAME:
+        return full
+    digest = hashlib.sha1(full.encode("utf-8")).hexdigest()[:8]
+    return f"{full[: MAX_TOOL_NAME - 9]}_{digest}"
+
+
+def mcp_toolset(server: str) -> str:
+    return f"mcp-{sanitize_part(server)}"

@@ -1,0 +1,152 @@
+"""Toolsets and workspaces: what sources produce and what the engine consumes.
+
+A :class:`Toolset` is one MCP server, plugin toolset, core set or loose group of tools, as a
+source yielded it. A :class:`Workspace` is the merged result of one or more sources: it turns
+the attached toolsets into tool defs (in order) and the registry (name -> toolset).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from enum import Enum
+from typing import Any
+
+from .classify import Registry
+from .tooldefs import EMPTY_SCHEMA, FrozenDict, freeze, make_def, mcp_tool_name, mcp_toolset
+
+KINDS: tuple[str, ...] = ("core", "mcp", "plugin", "direct", "unregistered")
+
+
+class ToolsetStatus(str, Enum):
+    CONNECTED = "connected"
+    SNAPSHOT = "snapshot"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool as its source names it (an MCP server's own tool name, not the exposed one)."""
+
+    name: str
+    description: str = ""
+    input_schema: Mapping[str, Any] = field(default_factory=lambda: EMPTY_SCHEMA)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "input_schema", freeze(self.input_schema))
+
+
+@dataclass(frozen=True)
+class Toolset:
+    """A named group of tools with its kind, status and where it came from."""
+
+    name: str
+    kind: str = "mcp"
+    tools: tuple[ToolSpec, ...] = ()
+    status: ToolsetStatus = ToolsetStatus.SNAPSHOT
+    error: str = ""
+    origin: str = ""
+    server_version: str = ""
+
+    @property
+    def toolset_id(self) -> str:
+        """The registry toolset string: ``mcp-<server>`` for MCP, the name otherwise."""
+        return mcp_toolset(self.name) if self.kind == "mcp" else self.name
+
+    @property
+    def label(self) -> str:
+        """The listing label (toolset with ``mcp-`` removed; ``other`` when unregistered)."""
+        if self.kind == "unregistered":
+            return "other"
+        tid = self.toolset_id
+        return tid[4:] if tid.startswith("mcp-") else tid
+
+    def exposed_name(self, tool: ToolSpec) -> str:
+        return mcp_tool_name(self.name, tool.name) if self.kind == "mcp" else tool.name
+
+    @cached_property
+    def defs(self) -> tuple[FrozenDict, ...]:
+        """The exposed, frozen tool defs (computed once per toolset object)."""
+        return tuple(
+            make_def(self.exposed_name(t), t.description, t.input_schema) for t in self.tools
+        )
+
+    def with_status(self, status: ToolsetStatus, error: str = "") -> Toolset:
+        return replace(self, status=status, error=error)
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """Merged toolsets of one or more sources, plus catalog-level settings."""
+
+    name: str = ""
+    toolsets: tuple[Toolset, ...] = ()
+    core: frozenset[str] | None = None
+    context_length: int | None = None
+    tool_search: Mapping[str, Any] | None = None
+    warnings: tuple[str, ...] = ()
+    origins: tuple[str, ...] = ()
+
+    def toolset(self, name: str) -> Toolset | None:
+        return next((t for t in self.toolsets if t.name == name), None)
+
+    def attached(self, detached: Iterable[str] = ()) -> tuple[Toolset, ...]:
+        gone = frozenset(detached)
+        return tuple(t for t in self.toolsets if t.name not in gone)
+
+    def tool_defs(self, detached: Iterable[str] = ()) -> tuple[FrozenDict, ...]:
+        """Defs of every attached toolset, in toolset order then tool order."""
+        return tuple(d for ts in self.attached(detached) for d in ts.defs)
+
+    def registry(self) -> Registry:
+        """Registry over *all* toolsets (detaching a server does not unregister it).
+
+        ``kind: core`` toolsets add their tools to the core set; a workspace-level ``core``
+        list replaces the profile's default core set.
+        """
+        entries: dict[str, str] = {}
+        extra_core: set[str] = set()
+        for ts in self.toolsets:
+            if ts.kind == "unregistered":
+                continue
+            for tool in ts.tools:
+                entries.setdefault(ts.exposed_name(tool), ts.toolset_id)
+            if ts.kind == "core":
+                extra_core.update(ts.exposed_name(t) for t in ts.tools)
+        return Registry(entries, self.core, frozenset(extra_core))
+
+    def toolset_of_def(self) -> dict[str, str]:
+        """Exposed tool name -> toolset name (the source's name, not the registry id)."""
+        return {ts.exposed_name(t): ts.name for ts in self.toolsets for t in ts.tools}
+
+    def merged_with(self, other: Workspace) -> Workspace:
+        return merge_workspaces((self, other))
+
+
+def merge_workspaces(parts: Sequence[Workspace]) -> Workspace:
+    """Merge several sources: toolsets concatenated (a repeated name keeps the first and warns);
+    the first non-empty context length, core override and tool_search block win."""
+    toolsets: list[Toolset] = []
+    seen: set[str] = set()
+    warnings: list[str] = []
+    for part in parts:
+        warnings.extend(part.warnings)
+        for ts in part.toolsets:
+            if ts.name in seen:
+                warnings.append(
+                    f"{part.name or 'source'}: toolset {ts.name!r} already loaded; "
+                    "kept the first one"
+                )
+                continue
+            seen.add(ts.name)
+            toolsets.append(ts)
+    return Workspace(
+        name="+".join(p.name for p in parts if p.name),
+        toolsets=tuple(toolsets),
+        core=next((p.core for p in parts if p.core is not None), None),
+        context_length=next((p.context_length for p in parts if p.context_length), None),
+        tool_search=next((p.tool_search for p in parts if p.tool_search is not None), None),
+        warnings=tuple(warnings),
+        origins=tuple(o for p in parts for o in p.origins),
+    )
