@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
-from enum import Enum
 from types import MappingProxyType
 from typing import Any
 
@@ -102,14 +102,14 @@ def as_registry(registry: RegistryLike | None) -> Registry:
     return Registry(toolsets={str(k): v for k, v in registry.items()})
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     VISIBLE = "visible"
     DEFERRED = "deferred"
     DROPPED = "dropped"
     UNKNOWN = "unknown"
 
 
-class Rule(str, Enum):
+class Rule(StrEnum):
     """Short ids for the rule that decided a tool's fate (REFERENCE §1 order)."""
 
     BRIDGE = "bridge"

@@ -11,8 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
-from typing import Any, NoReturn
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, NoReturn, TypeVar
 
 MAX_TOOL_NAME = 64
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -129,3 +131,44 @@ def mcp_tool_name(server: str, tool: str) -> str:
 
 def mcp_toolset(server: str) -> str:
     return f"mcp-{sanitize_part(server)}"
+
+
+T = TypeVar("T")
+
+
+def content_key(defs: Sequence[Any], *extra: Any) -> tuple[Any, ...] | None:
+    """A hashable key made of the defs' compact JSON (cached on frozen defs) and ``extra``.
+
+    None when a def cannot be serialised (then nothing is cached).
+    """
+    try:
+        return (*extra, tuple(compact(d) for d in defs))
+    except (TypeError, ValueError):
+        return None
+
+
+class ContentCache(Generic[T]):
+    """A small thread-safe LRU keyed on content keys (see :func:`content_key`)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[Any, ...], T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_or_make(self, key: tuple[Any, ...] | None, make: Callable[[], T]) -> T:
+        if key is None:
+            return make()
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = make()
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from functools import cached_property
-from enum import Enum
 from typing import Any
 
 from .classify import Registry
@@ -19,7 +19,7 @@ from .tooldefs import EMPTY_SCHEMA, FrozenDict, freeze, make_def, mcp_tool_name,
 KINDS: tuple[str, ...] = ("core", "mcp", "plugin", "direct", "unregistered")
 
 
-class ToolsetStatus(str, Enum):
+class ToolsetStatus(StrEnum):
     CONNECTED = "connected"
     SNAPSHOT = "snapshot"
     ERROR = "error"

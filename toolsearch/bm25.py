@@ -1,0 +1,144 @@
+"""BM25 retrieval over a catalog, with per-token contributions (REFERENCE §5 and §12).
+
+``seed``: BM25 (k1 1.5, b 0.75, idf ln(1 + (N - df + .5)/(df + .5))), positive scores only,
+then the flat-0.1 name-substring fallback. ``latest``: stemmed tokens, exact-name-first, the
+rarest-token gate and the relevance floor, no fallback.
+
+Scores are accumulated per query token in query order, so every float is identical to the
+plain per-document loop; only the documents that contain a query token are visited.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .catalog import Catalog, CatalogEntry, tokenize
+
+K1 = 1.5
+B = 0.75
+FALLBACK_SCORE = 0.1
+MIN_QUERY_TERM_COVERAGE = 0.5
+MIN_ANSWERABLE_TERMS_FOR_COVERAGE = 4
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result: the entry, its score and how the score was made."""
+
+    entry: CatalogEntry
+    score: float
+    terms: tuple[tuple[str, float], ...] = ()
+    """Each distinct query token (query order) and its total contribution to ``score``."""
+    fallback: bool = False
+    """True when the name-substring fallback produced this hit (flat score 0.1)."""
+    exact: bool = False
+    """True when the ``latest`` profile's exact-name rule admitted it."""
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+    def terms_dict(self) -> dict[str, float]:
+        return dict(self.terms)
+
+
+def idf(n_docs: int, df: int) -> float:
+    return math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+def term_score(idf_value: float, tf: int, dl: int, avgdl: float) -> float:
+    return idf_value * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / max(avgdl, 1.0)))
+
+
+def _scores(catalog: Catalog, query_tokens: list[str]) -> dict[int, float]:
+    n = len(catalog.entries)
+    scores: dict[int, float] = {}
+    for tok in query_tokens:
+        df = catalog.df.get(tok, 0)
+        if df == 0:
+            continue
+        w = idf(n, df)
+        for doc, tf in catalog.postings[tok]:
+            scores[doc] = scores.get(doc, 0.0) + term_score(w, tf, catalog.doc_lengths[doc],
+                                                             catalog.avgdl)
+    return scores
+
+
+def _contributions(catalog: Catalog, doc: int, query_tokens: list[str]) -> tuple[tuple[str, float], ...]:
+    n = len(catalog.entries)
+    totals: dict[str, float] = {}
+    for tok in query_tokens:
+        value = 0.0
+        df = catalog.df.get(tok, 0)
+        tf = catalog.tf(doc, tok) if df else 0
+        if tf:
+            value = term_score(idf(n, df), tf, catalog.doc_lengths[doc], catalog.avgdl)
+        totals[tok] = totals.get(tok, 0.0) + value
+    return tuple(totals.items())
+
+
+def search_catalog(catalog: Catalog, query: str, limit: int = 5) -> tuple[Hit, ...]:
+    """Rank the catalog for a query; the catalog's profile decides the rules."""
+    if not catalog.entries or limit <= 0:
+        return ()
+    if catalog.profile == "latest":
+        return _search_latest(catalog, query, limit)
+    tokens = tokenize(query, "seed")
+    if not tokens:
+        return ()
+    scores = _scores(catalog, tokens)
+    ranked = sorted((doc for doc, s in scores.items() if s > 0), key=lambda d: (-scores[d], d))
+    if ranked:
+        return tuple(
+            Hit(catalog.entries[d], scores[d], _contributions(catalog, d, tokens))
+            for d in ranked[:limit]
+        )
+    needle = query.lower()
+    zero_terms = tuple((tok, 0.0) for tok in dict.fromkeys(tokens))
+    fallback = [e for e in catalog.entries if needle in e.name.lower()]
+    return tuple(Hit(e, FALLBACK_SCORE, zero_terms, fallback=True) for e in fallback[:limit])
+
+
+def rarest_token(catalog: Catalog, tokens: list[str]) -> str | None:
+    """The query token with the highest idf (first in query order on ties)."""
+    best: str | None = None
+    best_idf = -math.inf
+    n = len(catalog.entries)
+    for tok in tokens:
+        value = idf(n, catalog.df.get(tok, 0))
+        if value > best_idf:
+            best, best_idf = tok, value
+    return best
+
+
+def _search_latest(catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
+    exact_name = query.strip().lower()
+    exact = {i for i, e in enumerate(catalog.entries) if exact_name and e.name.lower() == exact_name}
+    tokens = tokenize(query, "latest")
+    admitted: list[int] = []
+    scores: dict[int, float] = {}
+    if tokens:
+        scores = _scores(catalog, tokens)
+        gate = rarest_token(catalog, tokens)
+        answerable = [t for t in dict.fromkeys(tokens) if catalog.df.get(t, 0) > 0]
+        need = 1
+        if len(answerable) >= MIN_ANSWERABLE_TERMS_FOR_COVERAGE:
+            need = math.ceil(len(answerable) * MIN_QUERY_TERM_COVERAGE)
+        gate_docs = {doc for doc, _ in catalog.postings.get(gate or "", ())}
+        for doc in sorted(gate_docs):
+            covered = sum(1 for t in answerable if catalog.tf(doc, t))
+            if covered >= need:
+                admitted.append(doc)
+    for doc in exact:
+        if doc not in admitted:
+            admitted.append(doc)
+
+    def score_of(doc: int) -> float:
+        return math.inf if doc in exact else scores.get(doc, 0.0)
+
+    ranked = sorted(admitted, key=lambda d: (-score_of(d), d))
+    return tuple(
+        Hit(catalog.entries[d], score_of(d), _contributions(catalog, d, tokens), exact=d in exact)
+        for d in ranked[:limit]
+    )

@@ -1,0 +1,230 @@
+"""The embedded catalog listing and its per-server degradation (REFERENCE §6).
+
+Forms: ``full`` (one line per tool), ``names`` (one line of names per server), ``mixed`` (some
+servers collapsed to a summary line), ``groups`` (every server summarised), ``none``.
+Collapsing is per server, largest names-block first, so one huge server cannot cost a small
+co-attached server its names. The text is byte-stable whatever the input order.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .classify import RegistryLike, as_registry, def_name
+from .tokens import CHARS_PER_TOKEN
+from .tooldefs import ContentCache, content_key, def_description
+
+LISTING_HEADER = (
+    "Deferred tool catalog (call schemas via `tool_describe`, invoke via `tool_call`):"
+)
+SHORT_DESC_MAX = 60
+FORMS: tuple[str, ...] = ("full", "names", "mixed", "groups", "none")
+_WS = re.compile(r"\s+")
+_SEED_CUT = re.compile(r"[.!?\n]")
+_LATEST_END = re.compile(r"[.!?](?=\s|$)")
+_ABBREVIATIONS = ("e.g", "i.e", "etc")
+
+
+@lru_cache(maxsize=65536)
+def short_description(text: str | None, profile: str = "seed") -> str:
+    """First sentence, at most 60 characters (+ ``…`` when cut), as Hermes shortens it."""
+    collapsed = _WS.sub(" ", text or "").strip()
+    if not collapsed:
+        return ""
+    if profile == "latest":
+        for match in _LATEST_END.finditer(collapsed):
+            before = collapsed[: match.start()].lower()
+            if match.group() == "." and before.endswith(_ABBREVIATIONS):
+                continue
+            collapsed = collapsed[: match.end()]
+            break
+    else:
+        match = _SEED_CUT.search(collapsed)
+        if match:
+            keep = match.group() == "."
+            collapsed = collapsed[: match.end() if keep else match.start()]
+    if len(collapsed) <= SHORT_DESC_MAX:
+        return collapsed
+    cut = collapsed[:SHORT_DESC_MAX]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(",;: ") + "\u2026"
+
+
+def estimate_listing_tokens(text: str | None) -> int:
+    return math.ceil(len(text or "") / CHARS_PER_TOKEN)
+
+
+@dataclass(frozen=True)
+class ListingGroup:
+    """One server's block in every form, and the form it got in the chosen listing."""
+
+    label: str
+    tools: tuple[tuple[str, str], ...]
+    """(name, short description), sorted."""
+    form: str = "full"
+    """``full``, ``names`` or ``summary`` in the chosen listing; ``none`` when no listing."""
+
+    @property
+    def count(self) -> int:
+        return len(self.tools)
+
+    def header(self) -> str:
+        return f"{self.label} tools ({self.count}):"
+
+    def render(self, form: str) -> str:
+        if form == "summary":
+            return (
+                f"{self.label} ({self.count} tools \u2014 names not listed; "
+                "discover via `tool_search`)"
+            )
+        if form == "names":
+            return self.header() + "\n" + ", ".join(name for name, _ in self.tools)
+        lines = [self.header()]
+        lines.extend(f"- {name}: {desc}" if desc else f"- {name}" for name, desc in self.tools)
+        return "\n".join(lines)
+
+    def line_for(self, name: str) -> str | None:
+        """This tool's line (or the line that stands for it) in the group's chosen form."""
+        for tool, desc in self.tools:
+            if tool == name:
+                if self.form == "full":
+                    return f"- {tool}: {desc}" if desc else f"- {tool}"
+                if self.form == "names":
+                    return self.render("names").split("\n", 1)[1]
+                if self.form == "summary":
+                    return self.render("summary")
+                return None
+        return None
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The chosen listing: text (or None), form, budget and the per-server blocks."""
+
+    text: str | None
+    form: str
+    max_tokens: int
+    groups: tuple[ListingGroup, ...] = ()
+
+    @property
+    def tokens(self) -> int:
+        return estimate_listing_tokens(self.text)
+
+    def uniform(self, form: str) -> str | None:
+        """Every group in one form (``full``, ``names`` or ``summary``), whether or not it fits."""
+        if not self.groups:
+            return None
+        return "\n".join([LISTING_HEADER, *(g.render(form) for g in self.groups)])
+
+    def group(self, label: str) -> ListingGroup | None:
+        return next((g for g in self.groups if g.label == label), None)
+
+    def line_for(self, name: str) -> str | None:
+        for group in self.groups:
+            line = group.line_for(name)
+            if line is not None:
+                return line
+        return None
+
+
+_group_cache: ContentCache[tuple[ListingGroup, ...]] = ContentCache(8)
+_listing_cache: ContentCache[Listing] = ContentCache(32)
+
+
+def group_defs(
+    defs: Sequence[Mapping[str, Any]], registry: RegistryLike | None, profile: str = "seed"
+) -> tuple[ListingGroup, ...]:
+    """Group named defs by label (toolset minus ``mcp-``; ``other`` when unregistered)."""
+    reg = as_registry(registry)
+    key = content_key(defs, profile, reg.fingerprint)
+    return _group_cache.get_or_make(key, lambda: _group(defs, reg, profile))
+
+
+def _group(
+    defs: Sequence[Mapping[str, Any]], reg: Any, profile: str
+) -> tuple[ListingGroup, ...]:
+    grouped: dict[str, list[tuple[str, str]]] = {}
+    for tool_def in defs:
+        name = def_name(tool_def)
+        if not name:
+            continue
+        toolset = reg.toolset_of(name)
+        label = "other" if toolset is None else (toolset[4:] if toolset.startswith("mcp-") else toolset)
+        grouped.setdefault(label, []).append(
+            (name, short_description(def_description(tool_def), profile))
+        )
+    return tuple(ListingGroup(label, tuple(sorted(grouped[label]))) for label in sorted(grouped))
+
+
+def _fits(chars: int, max_tokens: int) -> bool:
+    return math.ceil(chars / CHARS_PER_TOKEN) <= max_tokens
+
+
+def build_listing(
+    defs: Sequence[Mapping[str, Any]],
+    registry: RegistryLike | None,
+    max_tokens: int,
+    profile: str = "seed",
+) -> Listing:
+    """Choose the richest listing form that fits ``max_tokens`` (REFERENCE §6 step 7)."""
+    reg = as_registry(registry)
+    key = content_key(defs, profile, reg.fingerprint, max_tokens)
+    return _listing_cache.get_or_make(key, lambda: _choose(defs, reg, max_tokens, profile))
+
+
+def _choose(
+    defs: Sequence[Mapping[str, Any]], reg: Any, max_tokens: int, profile: str
+) -> Listing:
+    groups = group_defs(defs, reg, profile)
+    if not groups:
+        return Listing(None, "none", max_tokens)
+    rendered = {form: [g.render(form) for g in groups] for form in ("full", "names", "summary")}
+
+    def total(blocks: list[str]) -> int:
+        return len(LISTING_HEADER) + sum(len(b) + 1 for b in blocks)
+
+    def finish(forms: list[str], form: str) -> Listing:
+        blocks = [rendered[f][i] for i, f in enumerate(forms)]
+        text = "\n".join([LISTING_HEADER, *blocks])
+        chosen = tuple(
+            ListingGroup(g.label, g.tools, f) for g, f in zip(groups, forms, strict=True)
+        )
+        return Listing(text, form, max_tokens, chosen)
+
+    for form in ("full", "names"):
+        if _fits(total(rendered[form]), max_tokens):
+            return finish([form] * len(groups), form)
+    forms = ["names"] * len(groups)
+    blocks = list(rendered["names"])
+    order = sorted(range(len(groups)), key=lambda i: (-len(rendered["names"][i]), groups[i].label))
+    for collapsed, i in enumerate(order, start=1):
+        forms[i] = "summary"
+        blocks[i] = rendered["summary"][i]
+        if _fits(total(blocks), max_tokens):
+            return finish(forms, "groups" if collapsed == len(groups) else "mixed")
+    none_groups = tuple(ListingGroup(g.label, g.tools, "none") for g in groups)
+    return Listing(None, "none", max_tokens, none_groups)
+
+
+def build_catalog_listing_with_form(
+    defs: Sequence[Mapping[str, Any]],
+    registry: RegistryLike | None,
+    max_tokens: int,
+    profile: str = "seed",
+) -> tuple[str | None, str]:
+    """Hermes' signature: ``(text | None, form)``."""
+    listing = build_listing(defs, registry, max_tokens, profile)
+    return listing.text, listing.form
+
+
+def build_catalog_listing(
+    defs: Sequence[Mapping[str, Any]], registry: RegistryLike | None, max_tokens: int
+) -> str | None:
+    """Plugin-compat shim: only the text."""
+    return build_listing(defs, registry, max_tokens).text
