@@ -99,15 +99,15 @@ class Workspace:
         """Defs of every attached toolset, in toolset order then tool order."""
         return tuple(d for ts in self.attached(detached) for d in ts.defs)
 
-    def registry(self) -> Registry:
-        """Registry over *all* toolsets (detaching a server does not unregister it).
+    def registry(self, detached: Iterable[str] = ()) -> Registry:
+        """Registry over the attached toolsets (a detached server's tools are unregistered).
 
         ``kind: core`` toolsets add their tools to the core set; a workspace-level ``core``
         list replaces the profile's default core set.
         """
         entries: dict[str, str] = {}
         extra_core: set[str] = set()
-        for ts in self.toolsets:
+        for ts in self.attached(detached):
             if ts.kind == "unregistered":
                 continue
             for tool in ts.tools:

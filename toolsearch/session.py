@@ -1,0 +1,204 @@
+"""A session over a workspace: attachment, scope, config and context in one immutable value.
+
+Everything the CLI and the app show is derived from a :class:`SessionState`: the assembly,
+the bridge, per-toolset rows and the explanation of any tool. Derived values are cached on the
+state object, so a new state (after a tuning change) recomputes only what it must; the
+engine's content-keyed caches make unchanged inputs cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+from .assemble import AssemblyResult, assemble_tool_defs
+from .bridge import Bridge, DryRunExecutor, Executor
+from .classify import Registry, Rule, Status, decide, def_name
+from .config import ToolSearchConfig
+from .tokens import estimate_tokens_from_schemas, exact_def_tokens, exact_tokens_from_schemas
+from .toolsets import Toolset, ToolsetStatus, Workspace
+
+DEFAULT_CONTEXT = 200_000
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a tool is visible, deferred, dropped, or unknown to this session."""
+
+    name: str
+    status: str
+    rule: str
+    reason: str
+    toolset: str | None
+    schema_tokens: int | None
+    schema_tokens_exact: int | None
+    listing_line: str | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "status": self.status, "rule": self.rule, "reason": self.reason,
+            "toolset": self.toolset, "schema_tokens": self.schema_tokens,
+            "schema_tokens_exact": self.schema_tokens_exact, "listing_line": self.listing_line,
+        }
+
+
+@dataclass(frozen=True)
+class ToolsetRow:
+    """One toolset as the Servers pane and ``assemble`` show it."""
+
+    toolset: Toolset
+    attached: bool
+    in_scope: bool
+    tool_count: int
+    tokens: int
+    listing_form: str
+
+    @property
+    def name(self) -> str:
+        return self.toolset.name
+
+
+@dataclass(frozen=True)
+class SessionState:
+    workspace: Workspace
+    config: ToolSearchConfig = field(default_factory=ToolSearchConfig)
+    context_length: int | None = DEFAULT_CONTEXT
+    detached: frozenset[str] = frozenset()
+    scope: frozenset[str] | None = None
+    """Toolset names the session may use; None means every attached toolset."""
+
+    @classmethod
+    def from_workspace(cls, workspace: Workspace, *, profile: str = "seed",
+                       context_length: int | None = None,
+                       overrides: Mapping[str, Any] | None = None) -> SessionState:
+        raw = dict(workspace.tool_search or {})
+        raw.update(overrides or {})
+        config = ToolSearchConfig.from_raw(raw, profile=profile)
+        context = context_length or workspace.context_length or DEFAULT_CONTEXT
+        return cls(workspace, config, context)
+
+    # -- derived -------------------------------------------------------------------------
+
+    def in_scope(self, toolset_name: str) -> bool:
+        return self.scope is None or toolset_name in self.scope
+
+    @cached_property
+    def registry(self) -> Registry:
+        return self.workspace.registry(self.detached)
+
+    @cached_property
+    def session_defs(self) -> tuple[Mapping[str, Any], ...]:
+        """Defs of attached toolsets inside the scope: what the session's model works with."""
+        return tuple(
+            d for ts in self.workspace.attached(self.detached) if self.in_scope(ts.name)
+            for d in ts.defs
+        )
+
+    @cached_property
+    def assembly(self) -> AssemblyResult:
+        return assemble_tool_defs(self.session_defs, self.registry,
+                                  context_length=self.context_length, config=self.config)
+
+    def bridge(self, executor: Executor | None = None) -> Bridge:
+        return Bridge.create(self.session_defs, self.registry, self.config,
+                             executor or DryRunExecutor())
+
+    @cached_property
+    def toolset_of(self) -> dict[str, str]:
+        return self.workspace.toolset_of_def()
+
+    @cached_property
+    def def_by_name(self) -> dict[str, Mapping[str, Any]]:
+        found: dict[str, Mapping[str, Any]] = {}
+        for ts in self.workspace.toolsets:
+            for d in ts.defs:
+                found.setdefault(def_name(d), d)
+        return found
+
+    def rows(self) -> tuple[ToolsetRow, ...]:
+        listing = self.assembly.listing
+        rows = []
+        for ts in self.workspace.toolsets:
+            attached = ts.name not in self.detached
+            form = "eager"
+            group = listing.group(ts.label) if listing is not None else None
+            if group is not None:
+                form = group.form
+            elif not attached:
+                form = "detached"
+            elif not self.in_scope(ts.name):
+                form = "out of scope"
+            elif self.assembly.activated and any(
+                def_name(d) in set(self.assembly.deferred_names) for d in ts.defs[:1]
+            ):
+                form = "none"
+            if ts.status is ToolsetStatus.ERROR:
+                form = "-"
+            rows.append(ToolsetRow(ts, attached, self.in_scope(ts.name), len(ts.tools),
+                                   estimate_tokens_from_schemas(ts.defs), form))
+        return tuple(rows)
+
+    def deferred_tokens_exact(self) -> int:
+        split = self.assembly.classification
+        return exact_tokens_from_schemas(split.deferrable) if split else 0
+
+    def explain(self, name: str) -> Explanation:
+        name = name.strip()
+        tool_def = self.def_by_name.get(name)
+        toolset_name = self.toolset_of.get(name)
+        in_session = any(def_name(d) == name for d in self.session_defs)
+        tokens = estimate_tokens_from_schemas([tool_def]) if tool_def is not None else None
+        exact = exact_def_tokens(tool_def) if tool_def is not None else None
+        if not in_session:
+            decision = decide(name, self.registry,
+                              defer_tools=self.config.effective_defer_tools,
+                              profile=self.config.profile)
+            if decision.status is Status.DROPPED:
+                return Explanation(name, "dropped", decision.rule.value, decision.reason,
+                                   None, None, None, None)
+            if toolset_name is None:
+                why = f"'{name}' is not a tool of any loaded source."
+            elif toolset_name in self.detached:
+                why = f"'{name}' belongs to '{toolset_name}', which is detached."
+            else:
+                why = (f"'{name}' belongs to '{toolset_name}', which is outside this "
+                       "session's scope; the bridge will not reach it.")
+            return Explanation(name, "unknown", Rule.NOT_IN_DEFS.value, why, toolset_name,
+                               tokens, exact, None)
+        decision = decide(name, self.registry, defer_tools=self.config.effective_defer_tools,
+                          profile=self.config.profile)
+        status = decision.status.value
+        reason = decision.reason
+        line = None
+        if decision.status is Status.DEFERRED and not self.assembly.activated:
+            status = "visible"
+            reason += (" Tool search is off, so every schema is sent eagerly."
+                       if self.config.enabled == "off" else "")
+        elif decision.status is Status.DEFERRED and self.assembly.listing is not None:
+            line = self.assembly.listing.line_for(name)
+        return Explanation(name, status, decision.rule.value, reason,
+                           decision.toolset or toolset_name, tokens, exact, line)
+
+    # -- changes -------------------------------------------------------------------------
+
+    def with_config(self, **changes: Any) -> SessionState:
+        return replace(self, config=self.config.with_values(**changes))
+
+    def with_profile(self, profile: str) -> SessionState:
+        return replace(self, config=self.config.with_profile(profile))
+
+    def with_context(self, context_length: int | None) -> SessionState:
+        return replace(self, context_length=context_length)
+
+    def toggled(self, toolset_name: str) -> SessionState:
+        return replace(self, detached=self.detached ^ {toolset_name})
+
+    def with_scope(self, names: Iterable[str] | None) -> SessionState:
+        return replace(self, scope=frozenset(names) if names is not None else None)
+
+    def scope_toggled(self, toolset_name: str) -> SessionState:
+        current = self.scope if self.scope is not None else frozenset(
+            t.name for t in self.workspace.toolsets)
+        return self.with_scope(current ^ {toolset_name})

@@ -1,0 +1,173 @@
+"""Write a workspace as a catalog file (SPEC §5): what ``toolsearch snapshot`` produces.
+
+The output loads back (:func:`toolsearch.sources.catalog_file.load_catalog_file`) to the same
+tool defs and registry. It is deterministic: toolsets in workspace order, tools in order,
+keys in a fixed order; YAML keeps each schema on one flow-style mapping.
+
+What is written: the catalog name, ``context_length``, ``core`` (sorted) and ``tool_search``
+when set; per toolset its name, kind, server ``version`` and tools (their source names, not
+the exposed ``mcp__`` names). A toolset in error is **recorded** with ``error:`` (redacted)
+and whatever tools it still had, so it loads back as an error row. Origins are never written:
+a live server's origin may hold a command line, arguments or secrets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from toolsearch.sources.errors import SourceError
+from toolsearch.tooldefs import thaw
+from toolsearch.toolsets import Toolset, ToolsetStatus, Workspace
+
+YAML_SUFFIXES: tuple[str, ...] = (".yaml", ".yml")
+JSON_SUFFIXES: tuple[str, ...] = (".json",)
+YAML_WIDTH = 120
+
+_SECRET = re.compile(
+    r"(?i)\b([\w-]*(?:token|secret|password|passwd|api[_-]?key|authorization|bearer)[\w-]*)"
+    r"(\s*[=:]\s*|\s+)(\S+)"
+)
+_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s:@]+(?::[^/\s@]*)?@")
+
+
+def redact(text: str) -> str:
+    """Mask values that look like credentials (``TOKEN=…``, ``Bearer …``, ``user:pw@`` in URLs)."""
+    text = _URL_CREDENTIALS.sub(r"\1***@", text)
+    return _SECRET.sub(lambda m: f"{m.group(1)}{m.group(2)}***", text)
+
+
+# --------------------------------------------------------------------------- document
+
+
+class _Flow(dict):  # type: ignore[type-arg]
+    """A mapping written in YAML flow style (``{type: object, ...}``)."""
+
+
+class _FlowList(list):  # type: ignore[type-arg]
+    """A list written in YAML flow style (``[a, b]``)."""
+
+
+def _toolset_entry(toolset: Toolset) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": toolset.name, "kind": toolset.kind}
+    if toolset.server_version:
+        entry["version"] = toolset.server_version
+    if toolset.status is ToolsetStatus.ERROR:
+        entry["error"] = redact(toolset.error) or "error"
+    tools = []
+    for tool in toolset.tools:
+        item: dict[str, Any] = {"name": tool.name}
+        if tool.description:
+            item["description"] = tool.description
+        item["inputSchema"] = _Flow(thaw(tool.input_schema))
+        tools.append(item)
+    entry["tools"] = tools
+    return entry
+
+
+def catalog_document(workspace: Workspace, *, name: str | None = None) -> dict[str, Any]:
+    """The catalog file content as plain data (the order keys are written in)."""
+    doc: dict[str, Any] = {"name": name or workspace.name or "catalog"}
+    if workspace.context_length:
+        doc["context_length"] = int(workspace.context_length)
+    if workspace.core is not None:
+        doc["core"] = _FlowList(sorted(workspace.core))
+    if workspace.tool_search is not None:
+        raw = workspace.tool_search
+        doc["tool_search"] = _Flow(thaw(raw)) if isinstance(raw, Mapping) else raw
+    doc["toolsets"] = [_toolset_entry(ts) for ts in workspace.toolsets]
+    return doc
+
+
+# --------------------------------------------------------------------------- YAML / JSON text
+
+
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    pass
+
+
+def _represent_flow(dumper: Any, data: Mapping[str, Any]) -> Any:
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=True)
+
+
+def _represent_flow_list(dumper: Any, data: list[Any]) -> Any:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
+
+
+def _represent_str(dumper: Any, data: str) -> Any:
+    # Multi-line text as a literal block; PyYAML falls back to quoting when it cannot.
+    style = "|" if "\n" in data and len(data) < 20000 else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+_Dumper.add_representer(_Flow, _represent_flow)
+_Dumper.add_representer(_FlowList, _represent_flow_list)
+_Dumper.add_representer(str, _represent_str)
+
+
+def catalog_text(workspace: Workspace, *, fmt: str = "yaml", name: str | None = None) -> str:
+    """The catalog file text, ``fmt`` ``"yaml"`` or ``"json"``."""
+    doc = catalog_document(workspace, name=name)
+    if fmt == "json":
+        return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    if fmt != "yaml":
+        raise ValueError(f"unknown catalog format {fmt!r}")
+    text = yaml.dump(
+        doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=YAML_WIDTH,
+        default_flow_style=False,
+    )
+    return text
+
+
+def format_for(path: Path) -> str:
+    """``"yaml"`` or ``"json"`` from the file suffix; :class:`SourceError` otherwise."""
+    suffix = Path(path).suffix.lower()
+    if suffix in YAML_SUFFIXES:
+        return "yaml"
+    if suffix in JSON_SUFFIXES:
+        return "json"
+    raise SourceError(f"{path}: cannot write a catalog here: use a .yaml, .yml or .json file name")
+
+
+def write_catalog_file(workspace: Workspace, path: Path, *, name: str | None = None) -> None:
+    """Write ``workspace`` to ``path`` (YAML for .yaml/.yml, JSON for .json) atomically:
+    a temporary file in the same folder, then ``os.replace``."""
+    path = Path(path)
+    text = catalog_text(workspace, fmt=format_for(path), name=name or workspace.name or path.stem)
+    atomic_write_text(path, text)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write UTF-8 text through a temporary file and ``os.replace`` (keeps an existing mode)."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise SourceError(f"{path}: cannot write: {exc.strerror or exc}") from None
