@@ -30,6 +30,7 @@ from toolsearch.toolsets import Toolset, ToolsetStatus, Workspace
 YAML_SUFFIXES: tuple[str, ...] = (".yaml", ".yml")
 JSON_SUFFIXES: tuple[str, ...] = (".json",)
 YAML_WIDTH = 120
+FLOW_MAX_CHARS = 100
 
 _SECRET = re.compile(
     r"(?i)\b([\w-]*(?:token|secret|password|passwd|api[_-]?key|authorization|bearer)[\w-]*)"
@@ -55,6 +56,18 @@ class _FlowList(list):  # type: ignore[type-arg]
     """A list written in YAML flow style (``[a, b]``)."""
 
 
+def _styled(value: Any) -> Any:
+    """Small mappings and lists in flow style (one line), bigger ones as blocks."""
+    if isinstance(value, Mapping | list | tuple):
+        plain = thaw(value)
+        if len(json.dumps(plain, ensure_ascii=False)) <= FLOW_MAX_CHARS:
+            return _Flow(plain) if isinstance(plain, dict) else _FlowList(plain)
+        if isinstance(plain, dict):
+            return {k: _styled(v) for k, v in plain.items()}
+        return [_styled(v) for v in plain]
+    return value
+
+
 def _toolset_entry(toolset: Toolset) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": toolset.name, "kind": toolset.kind}
     if toolset.server_version:
@@ -66,7 +79,7 @@ def _toolset_entry(toolset: Toolset) -> dict[str, Any]:
         item: dict[str, Any] = {"name": tool.name}
         if tool.description:
             item["description"] = tool.description
-        item["inputSchema"] = _Flow(thaw(tool.input_schema))
+        item["inputSchema"] = _styled(tool.input_schema)
         tools.append(item)
     entry["tools"] = tools
     return entry
@@ -81,7 +94,7 @@ def catalog_document(workspace: Workspace, *, name: str | None = None) -> dict[s
         doc["core"] = _FlowList(sorted(workspace.core))
     if workspace.tool_search is not None:
         raw = workspace.tool_search
-        doc["tool_search"] = _Flow(thaw(raw)) if isinstance(raw, Mapping) else raw
+        doc["tool_search"] = _styled(raw)
     doc["toolsets"] = [_toolset_entry(ts) for ts in workspace.toolsets]
     return doc
 
