@@ -1,0 +1,339 @@
+"""Live MCP servers through the official ``mcp`` SDK: stdio and streamable HTTP.
+
+Every server is listed in its own task, all in parallel, each under its own timeout. A server
+that cannot start, crashes, hangs, writes garbage on stdout or answers with something the SDK
+rejects becomes an ``ERROR`` toolset with a one-line, redacted reason; the others still load.
+The SDK's stdio transport kills the server's whole process group when its context exits,
+which happens on success, on error, on timeout and on cancellation (Ctrl-C) alike.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import anyio
+import httpx2
+import mcp_types as types
+from mcp import Client, StdioServerParameters
+from mcp.client.sse import sse_client
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
+
+from toolsearch.toolsets import Toolset, ToolsetStatus, ToolSpec
+
+from .redact import (
+    REDACTED,
+    arg_secrets,
+    mask_mapping,
+    redact_args,
+    redact_text,
+    redact_url,
+    url_secrets,
+)
+
+# The SDK logs transport faults (a garbage line, with a traceback) at ERROR. They become our
+# per-server error rows instead; without this, Python's last-resort handler prints them.
+logging.getLogger("mcp").addHandler(logging.NullHandler())
+
+DEFAULT_TIMEOUT = 15.0
+#: After a server writes a non-JSON-RPC line, how long it still gets to answer.
+GARBAGE_GRACE = 2.0
+#: A tools/list walk that goes on longer than this is treated as a broken paginator.
+MAX_PAGES = 1000
+MAX_REASON = 240
+TRANSPORTS = ("stdio", "http", "sse")
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """One MCP server entry, as a config file declares it. ``repr`` never shows secrets."""
+
+    name: str
+    transport: str = "stdio"
+    command: str = ""
+    args: tuple[str, ...] = field(default=(), repr=False)
+    env: Mapping[str, str] = field(default_factory=dict, repr=False)
+    cwd: str | None = None
+    url: str = field(default="", repr=False)
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    connect_timeout: float | None = None
+    call_timeout: float | None = None
+    include: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] = ()
+    source: str = ""
+    problem: str = ""
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every value that must never be shown: env and header values, URL credentials,
+        token-like arguments."""
+        found = [*self.env.values(), *self.headers.values()]
+        for value in self.headers.values():
+            scheme, _, rest = value.partition(" ")
+            if rest:
+                found.append(rest)
+        found.extend(url_secrets(self.url))
+        found.extend(arg_secrets(self.args))
+        return tuple(s for s in found if s)
+
+    def redact(self, text: str) -> str:
+        return redact_text(text, self.secrets())
+
+    def describe(self) -> str:
+        """A redacted one-line description: transport, command or URL, env/header names."""
+        if self.transport == "stdio":
+            words = " ".join([self.command, *redact_args(self.args)]).strip()
+            text = f"stdio: {words}"
+            if self.env:
+                text += f" (env {mask_mapping(self.env)})"
+        else:
+            text = f"{self.transport}: {redact_url(self.url)}"
+            if self.headers:
+                text += f" (headers {mask_mapping(self.headers)})"
+        if self.source:
+            text += f" from {self.source}"
+        return self.redact(text)
+
+    def keeps(self, tool_name: str) -> bool:
+        """The per-server ``tools.include`` / ``tools.exclude`` filter (include wins)."""
+        if self.include is not None:
+            return tool_name in self.include
+        return tool_name not in self.exclude
+
+
+@dataclass(frozen=True)
+class ServerListing:
+    """What listing one server produced: its toolset and any warnings about it."""
+
+    toolset: Toolset
+    warnings: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+
+class _Garbage:
+    """Collects non-JSON-RPC lines the transport reported, and signals the first one."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.seen = anyio.Event()
+
+    async def __call__(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            self.lines.append(_offending_line(message))
+            self.seen.set()
+        await anyio.lowlevel.checkpoint()
+
+
+def _offending_line(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        for err in exc.errors():
+            value = err.get("input")
+            if isinstance(value, str):
+                return value
+    return str(exc)
+
+
+def _one_line(text: str, limit: int = MAX_REASON) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _stderr_tail(stream: IO[bytes] | None) -> str:
+    """The last non-empty line the server wrote on stderr."""
+    if stream is None:
+        return ""
+    try:
+        stream.flush()
+        size = stream.seek(0, 2)
+        stream.seek(max(0, size - 8192))
+        data = stream.read().decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return ""
+    lines = [ln.strip() for ln in data.splitlines() if ln.strip()]
+    return lines[-1] if lines else ""
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float,
+                     stderr: str = "", garbage: Sequence[str] = ()) -> str:
+    """A one-line, redacted reason for a failed server."""
+    exc = _leaf(exc)
+    if garbage:
+        reason = f"wrote non-MCP output on stdout: {_one_line(garbage[0], 80)!r}"
+    elif isinstance(exc, TimeoutError):
+        reason = f"no answer within {timeout:g} s"
+    elif isinstance(exc, FileNotFoundError):
+        reason = f"cannot start {config.command!r}: command not found"
+    elif isinstance(exc, PermissionError):
+        reason = f"cannot start {config.command!r}: permission denied"
+    elif isinstance(exc, OSError):
+        reason = f"cannot start {config.command!r}: {exc.strerror or exc}"
+    elif isinstance(exc, MCPError):
+        if exc.code == types.CONNECTION_CLOSED:
+            reason = "server closed the connection" + ("" if stderr else " (no stderr output)")
+        else:
+            reason = f"server error {exc.code}: {exc.message}"
+    elif isinstance(exc, ValidationError):
+        first = exc.errors()[0] if exc.errors() else {}
+        loc = ".".join(str(p) for p in first.get("loc", ()))
+        reason = f"invalid reply from server ({exc.title}): {loc}: {first.get('msg', exc)}"
+    elif isinstance(exc, httpx2.HTTPError):
+        reason = f"HTTP error: {type(exc).__name__}: {exc}"
+    else:
+        reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if stderr and not garbage:
+        reason += f"; stderr: {_one_line(stderr, 120)}"
+    return _one_line(config.redact(reason))
+
+
+@asynccontextmanager
+async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
+                      message_handler: Callable[[Any], Awaitable[None]] | None = None,
+                      ) -> AsyncIterator[Client]:
+    """An initialised SDK :class:`Client` for *config*; the server stops when the block exits."""
+    if config.problem:
+        raise ValueError(config.problem)
+    async with AsyncExitStack() as stack:
+        transport: Any
+        if config.transport == "stdio":
+            params = StdioServerParameters(
+                command=config.command, args=list(config.args), env=dict(config.env) or None,
+                cwd=config.cwd,
+            )
+            errlog: Any = stderr if stderr is not None else stack.enter_context(
+                open(os.devnull, "wb"))
+            transport = stdio_client(params, errlog=errlog)
+        elif config.transport == "sse":
+            transport = sse_client(config.url, headers=dict(config.headers) or None)
+        elif config.transport == "http":
+            http = await stack.enter_async_context(httpx2.AsyncClient(
+                headers=dict(config.headers), timeout=httpx2.Timeout(30.0, read=300.0)))
+            transport = streamable_http_client(config.url, http_client=http)
+        else:
+            raise ValueError(f"unknown transport {config.transport!r}")
+        client = Client(transport, cache=None, message_handler=message_handler,
+                        client_info=types.Implementation(name="toolsearch", version="0.1.0"))
+        yield await stack.enter_async_context(client)
+
+
+async def list_all_tools(client: Client) -> list[types.Tool]:
+    """``tools/list`` over every page, following ``nextCursor``."""
+    tools: list[types.Tool] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for _ in range(MAX_PAGES):
+        page = await client.list_tools(cursor=cursor)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            return tools
+        if cursor in seen:
+            raise RuntimeError(f"tools/list repeated cursor {cursor[:40]!r}")
+        seen.add(cursor)
+    raise RuntimeError(f"tools/list did not end after {MAX_PAGES} pages")
+
+
+def _specs(config: ServerConfig, tools: Sequence[types.Tool]) -> tuple[tuple[ToolSpec, ...],
+                                                                       tuple[str, ...]]:
+    specs: list[ToolSpec] = []
+    warnings: list[str] = []
+    names: set[str] = set()
+    for tool in tools:
+        if tool.name in names:
+            warnings.append(f"{config.name}: duplicate tool {tool.name!r} skipped")
+            continue
+        names.add(tool.name)
+        if not config.keeps(tool.name):
+            continue
+        schema = tool.input_schema if isinstance(tool.input_schema, Mapping) else None
+        specs.append(ToolSpec(tool.name, tool.description or "",
+                              schema or {"type": "object", "properties": {}}))
+    return tuple(specs), tuple(warnings)
+
+
+def error_toolset(config: ServerConfig, reason: str) -> Toolset:
+    return Toolset(name=config.name, kind="mcp", status=ToolsetStatus.ERROR,
+                   error=_one_line(config.redact(reason)), origin=config.describe())
+
+
+async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT) -> ServerListing:
+    """Connect to one server, list all its tools and disconnect. Never raises for server
+    faults (only for cancellation): a failure becomes an ``ERROR`` toolset."""
+    if config.problem:
+        return ServerListing(error_toolset(config, config.problem))
+    limit = config.connect_timeout or timeout
+    started = anyio.current_time()
+    garbage = _Garbage()
+    with tempfile.TemporaryFile() as stderr:
+        try:
+            with anyio.fail_after(limit):
+                async with anyio.create_task_group() as tg:
+
+                    listed = False
+
+                    async def watch_garbage() -> None:
+                        await garbage.seen.wait()
+                        await anyio.sleep(GARBAGE_GRACE)
+                        if not listed:
+                            raise RuntimeError("garbage on stdout")
+
+                    tg.start_soon(watch_garbage)
+                    async with open_client(config, stderr, garbage) as client:
+                        info = client.server_info
+                        tools = await list_all_tools(client)
+                        listed = True
+                    tg.cancel_scope.cancel()
+        except Exception as exc:  # noqa: BLE001 - every server fault becomes an error row
+            reason = describe_failure(exc, config, timeout=limit, stderr=_stderr_tail(stderr),
+                                      garbage=garbage.lines)
+            return ServerListing(error_toolset(config, reason),
+                                 seconds=anyio.current_time() - started)
+    specs, warnings = _specs(config, tools)
+    if garbage.lines:
+        warnings += (config.redact(f"{config.name}: ignored {len(garbage.lines)} non-MCP "
+                                   f"line(s) on stdout, first: {_one_line(garbage.lines[0], 80)!r}"),)
+    toolset = Toolset(name=config.name, kind="mcp", tools=specs, status=ToolsetStatus.CONNECTED,
+                      origin=config.describe(), server_version=(info.version if info else "") or "")
+    return ServerListing(toolset, warnings, anyio.current_time() - started)
+
+
+async def list_servers(configs: Sequence[ServerConfig], *, timeout: float = DEFAULT_TIMEOUT,
+                       max_parallel: int = 32) -> tuple[ServerListing, ...]:
+    """List every server in parallel (at most *max_parallel* at once); results keep order."""
+    results: list[ServerListing | None] = [None] * len(configs)
+    limiter = anyio.CapacityLimiter(max(1, max_parallel))
+
+    async def one(index: int, config: ServerConfig) -> None:
+        async with limiter:
+            results[index] = await list_server(config, timeout=timeout)
+
+    async with anyio.create_task_group() as tg:
+        for index, config in enumerate(configs):
+            tg.start_soon(one, index, config)
+    return tuple(r for r in results if r is not None)
+
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "REDACTED",
+    "ServerConfig",
+    "ServerListing",
+    "describe_failure",
+    "error_toolset",
+    "list_all_tools",
+    "list_server",
+    "list_servers",
+    "open_client",
+]
