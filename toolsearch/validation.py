@@ -1,0 +1,223 @@
+"""G3 argument validation for ``tool_call`` (REFERENCE §12, "Argument validation").
+
+Two steps, both failing *open* (any surprise means "let the call through"):
+
+1. the seed probe: required keys that are absent -> the schema back (now also with
+   ``path="arguments"`` and ``constraint="required"``);
+2. full JSON-Schema validation with ``jsonschema``: OpenAPI ``nullable: true`` is normalised,
+   a schema with any non-local ``$ref`` is skipped, a *copy* of the arguments is coerced
+   (numeric / boolean strings to the type the schema asks for), then ``validator_for`` +
+   ``check_schema`` + ``best_match`` pick the one error to report.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .tooldefs import thaw
+
+VALIDATION_HINT = "Retry tool_call with 'arguments' matching the parameters schema above."
+DETAIL_MAX = 600
+_WS = re.compile(r"\s+")
+_INT = re.compile(r"[+-]?\d+")
+_LITERAL_KEYS = frozenset({"const", "default", "enum", "example", "examples"})
+
+
+def _error(message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": message, **extra}
+
+
+def parameters_of(schema: Any) -> Mapping[str, Any] | None:
+    """The ``parameters`` object of a def (``function`` unwrapped), or None when malformed."""
+    if not isinstance(schema, Mapping):
+        return None
+    fn = schema.get("function") if schema.get("type") == "function" else schema
+    if not isinstance(fn, Mapping):
+        return None
+    params = fn.get("parameters")
+    return params if isinstance(params, Mapping) else None
+
+
+# --------------------------------------------------------------------------- schema prep
+
+
+def normalize_nullable(schema: Any) -> Any:
+    """A copy with OpenAPI ``nullable: true`` turned into JSON Schema.
+
+    ``type: T`` becomes ``[T, "null"]``; a nullable schema without ``type`` is wrapped in
+    ``anyOf`` with ``{"type": "null"}``. Literal keys (const, default, enum, example,
+    examples) are copied verbatim, never walked.
+    """
+    if isinstance(schema, list | tuple):
+        return [normalize_nullable(item) for item in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "nullable" and isinstance(value, bool):
+            continue
+        out[key] = thaw(value) if key in _LITERAL_KEYS else normalize_nullable(value)
+    if schema.get("nullable") is not True:
+        return out
+    kind = out.get("type")
+    if isinstance(kind, str):
+        out["type"] = [kind, "null"] if kind != "null" else kind
+    elif isinstance(kind, list):
+        if "null" not in kind:
+            out["type"] = [*kind, "null"]
+    else:
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+def has_remote_ref(schema: Any) -> bool:
+    """True when any ``$ref`` points outside the schema (anything not starting with ``#``)."""
+    if isinstance(schema, Mapping):
+        for key, value in schema.items():
+            if key in _LITERAL_KEYS:
+                continue
+            if key == "$ref" and isinstance(value, str) and not value.startswith("#"):
+                return True
+            if has_remote_ref(value):
+                return True
+        return False
+    if isinstance(schema, list | tuple):
+        return any(has_remote_ref(item) for item in schema)
+    return False
+
+
+# --------------------------------------------------------------------------- coercion
+
+
+def _types(schema: Mapping[str, Any]) -> tuple[str, ...]:
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return (kind,)
+    if isinstance(kind, list | tuple):
+        return tuple(k for k in kind if isinstance(k, str))
+    return ()
+
+
+def _coerce_scalar(value: str, types: tuple[str, ...]) -> Any:
+    if "string" in types:
+        return value
+    text = value.strip()
+    if "integer" in types and _INT.fullmatch(text):
+        return int(text)
+    if "number" in types:
+        try:
+            number = float(text)
+        except ValueError:
+            number = math.nan
+        if math.isfinite(number):
+            return int(number) if _INT.fullmatch(text) else number
+    if "boolean" in types and text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if "null" in types and text.lower() in ("null", "none"):
+        return None
+    return value
+
+
+def coerce_value(value: Any, schema: Any) -> Any:
+    """A coerced copy of ``value``: strings that spell a number / boolean become one when the
+    schema asks for that type (and does not also accept a string). Objects and arrays are
+    walked through ``properties`` / ``items``; everything else is returned as is."""
+    if not isinstance(schema, Mapping):
+        return thaw(value)
+    types = _types(schema)
+    if isinstance(value, str) and types:
+        return _coerce_scalar(value, types)
+    if isinstance(value, Mapping):
+        props = schema.get("properties")
+        props = props if isinstance(props, Mapping) else {}
+        return {k: coerce_value(v, props.get(k)) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        items = schema.get("items")
+        return [coerce_value(v, items) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def error_path(parts: Any) -> str:
+    """``arguments`` + ``.key`` / ``[index]`` for each step of a jsonschema error path."""
+    path = "arguments"
+    for part in parts:
+        path += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return path
+
+
+def clip_detail(text: str) -> str:
+    detail = _WS.sub(" ", text).strip()
+    return detail if len(detail) <= DETAIL_MAX else detail[: DETAIL_MAX - 3] + "..."
+
+
+def missing_required(name: str, args: Mapping[str, Any], params: Mapping[str, Any]
+                     ) -> dict[str, Any] | None:
+    """Step 1: required keys absent from ``args`` (only key absence counts)."""
+    required = params.get("required")
+    if not isinstance(required, list | tuple) or not required:
+        return None
+    missing = [r for r in required if isinstance(r, str) and r not in args]
+    if not missing:
+        return None
+    return _error(
+        f"tool_call to '{name}' is missing required argument(s): {', '.join(missing)}. "
+        "The tool was NOT invoked.",
+        path="arguments", constraint="required", parameters=thaw(params), hint=VALIDATION_HINT,
+    )
+
+
+def schema_violation(name: str, args: Mapping[str, Any], params: Mapping[str, Any]
+                     ) -> dict[str, Any] | None:
+    """Step 2: the jsonschema check; None when valid or when the check cannot be made."""
+    try:
+        from jsonschema.exceptions import best_match
+        from jsonschema.validators import validator_for
+    except ImportError:  # pragma: no cover - jsonschema is a dependency
+        return None
+    try:
+        if has_remote_ref(params):
+            return None
+        schema = normalize_nullable(params)
+        coerced = coerce_value(args, schema)
+        cls = validator_for(schema)
+        cls.check_schema(schema)
+        error = best_match(cls(schema).iter_errors(coerced))
+        if error is None:
+            return None
+        path = error_path(error.absolute_path)
+        constraint = str(error.validator)
+        detail = clip_detail(error.message)
+        return _error(
+            f"tool_call to '{name}' failed argument validation at {path} ({constraint}): "
+            f"{detail}. The tool was NOT invoked.",
+            path=path, constraint=constraint, parameters=thaw(params), hint=VALIDATION_HINT,
+        )
+    except Exception:  # fail open: a broken schema never blocks dispatch
+        return None
+
+
+def validate_call_args(name: str, args: Mapping[str, Any], schemas: Mapping[str, Any]
+                       ) -> tuple[dict[str, Any] | None, str]:
+    """Both steps: ``(error_or_None, kind)`` with kind ``"missing"``, ``"invalid"`` or ``""``.
+
+    ``schemas`` maps tool name -> its def. Unknown tools and malformed schemas pass.
+    """
+    try:
+        params = parameters_of(schemas.get(name))
+        if params is None:
+            return None, ""
+        missing = missing_required(name, args, params)
+        if missing is not None:
+            return missing, "missing"
+        invalid = schema_violation(name, args, params)
+        if invalid is not None:
+            return invalid, "invalid"
+    except Exception:
+        return None, ""
+    return None, ""
