@@ -15,17 +15,13 @@ import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import anyio
-import httpx2
-import mcp_types as types
-from mcp import Client, StdioServerParameters
-from mcp.client.sse import sse_client
-from mcp.client.stdio import stdio_client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.exceptions import MCPError
-from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp import Client
 
 from toolsearch.toolsets import Toolset, ToolsetStatus, ToolSpec
 
@@ -132,6 +128,8 @@ class _Garbage:
 
 
 def _offending_line(exc: Exception) -> str:
+    from pydantic import ValidationError
+
     if isinstance(exc, ValidationError):
         for err in exc.errors():
             value = err.get("input")
@@ -169,6 +167,11 @@ def _leaf(exc: BaseException) -> BaseException:
 def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float,
                      stderr: str = "", garbage: Sequence[str] = ()) -> str:
     """A one-line, redacted reason for a failed server."""
+    import httpx2
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED
+    from pydantic import ValidationError
+
     exc = _leaf(exc)
     if garbage:
         reason = f"wrote non-MCP output on stdout: {_one_line(garbage[0], 80)!r}"
@@ -181,7 +184,7 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
     elif isinstance(exc, OSError):
         reason = f"cannot start {config.command!r}: {exc.strerror or exc}"
     elif isinstance(exc, MCPError):
-        if exc.code == types.CONNECTION_CLOSED:
+        if exc.code == CONNECTION_CLOSED:
             reason = "server closed the connection" + ("" if stderr else " (no stderr output)")
         else:
             reason = f"server error {exc.code}: {exc.message}"
@@ -203,6 +206,13 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
                       message_handler: Callable[[Any], Awaitable[None]] | None = None,
                       ) -> AsyncIterator[Client]:
     """An initialised SDK :class:`Client` for *config*; the server stops when the block exits."""
+    import httpx2
+    import mcp_types as types
+    from mcp import Client, StdioServerParameters
+    from mcp.client.sse import sse_client
+    from mcp.client.stdio import stdio_client
+    from mcp.client.streamable_http import streamable_http_client
+
     if config.problem:
         raise ValueError(config.problem)
     async with AsyncExitStack() as stack:

@@ -1,0 +1,178 @@
+"""MCP server entries of client configs: Claude Desktop / Cursor (``mcpServers``), VS Code
+(``servers``, also nested as ``mcp.servers`` in ``settings.json``), and the shared entry
+parser the Hermes config uses too.
+
+An entry that cannot be used (no ``command`` and no ``url``, an unknown ``type``, ...) still
+becomes a server, with a ``problem``: it shows as an error row, never stops the load.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from toolsearch.tooldefs import freeze
+
+from .live import ServerConfig
+
+_PLACEHOLDER = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
+_TRANSPORT_ALIASES = {
+    "stdio": "stdio",
+    "local": "stdio",
+    "http": "http",
+    "streamable-http": "http",
+    "streamable_http": "http",
+    "streamablehttp": "http",
+    "remote": "http",
+    "sse": "sse",
+}
+
+
+def expand_placeholders(value: str, environ: Mapping[str, str] | None = None) -> str:
+    """Replace ``${VAR}`` and ``${env:VAR}`` with the environment's value (left as is when
+    unset). Other placeholders such as VS Code's ``${input:id}`` are left untouched."""
+    env = os.environ if environ is None else environ
+    return _PLACEHOLDER.sub(lambda m: env.get(m.group(1), m.group(0)), value)
+
+
+def _strings(value: Any) -> dict[str, str]:
+    if not isinstance(value, Mapping):
+        return {}
+    return {str(k): expand_placeholders(str(v)) for k, v in value.items() if v is not None}
+
+
+def _names(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list | tuple):
+        return tuple(str(v) for v in value)
+    return None
+
+
+def _seconds(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    return seconds if seconds > 0 else None
+
+
+def is_disabled(entry: Any) -> bool:
+    """``enabled: false`` (Hermes) or ``disabled: true`` (several clients)."""
+    if not isinstance(entry, Mapping):
+        return False
+    return entry.get("enabled") is False or str(entry.get("enabled")).lower() == "false" \
+        or entry.get("disabled") is True
+
+
+def server_from_entry(name: str, entry: Any, *, source: str = "") -> ServerConfig:
+    """One server entry (stdio ``command``/``args``/``env``/``cwd`` or HTTP ``url``/``headers``,
+    optional ``type``, ``connect_timeout``/``timeout``, ``tools.include``/``exclude``)."""
+    name = str(name)
+    if not isinstance(entry, Mapping):
+        return ServerConfig(name, source=source, problem="server entry is not a mapping")
+    raw_type = entry.get("type", entry.get("transport"))
+    command = entry.get("command")
+    url = entry.get("url", entry.get("serverUrl"))
+    transport = ""
+    problem = ""
+    if raw_type is not None:
+        transport = _TRANSPORT_ALIASES.get(str(raw_type).strip().lower(), "")
+        if not transport:
+            problem = f"unknown transport type {str(raw_type)!r} (expected stdio, http or sse)"
+    if not transport and not problem:
+        if isinstance(command, str) and command.strip():
+            transport = "stdio"
+        elif isinstance(url, str) and url.strip():
+            transport = "sse" if urlsplit(url).path.rstrip("/").endswith("/sse") else "http"
+        else:
+            problem = "neither 'command' nor 'url' is set"
+    if transport == "stdio" and not (isinstance(command, str) and command.strip()):
+        problem = problem or "stdio server without a 'command'"
+    if transport in ("http", "sse") and not (isinstance(url, str) and url.strip()):
+        problem = problem or f"{transport} server without a 'url'"
+    args = entry.get("args", ())
+    if isinstance(args, str):
+        args = [args]
+    if not isinstance(args, list | tuple):
+        problem = problem or "'args' is not a list"
+        args = ()
+    tools = entry.get("tools")
+    tools = tools if isinstance(tools, Mapping) else {}
+    cwd = entry.get("cwd")
+    return ServerConfig(
+        name=name,
+        transport=transport or "stdio",
+        command=expand_placeholders(command.strip()) if isinstance(command, str) else "",
+        args=tuple(expand_placeholders(str(a)) for a in args),
+        env=freeze(_strings(entry.get("env"))),
+        cwd=expand_placeholders(str(cwd)) if isinstance(cwd, str) and cwd else None,
+        url=expand_placeholders(url.strip()) if isinstance(url, str) else "",
+        headers=freeze(_strings(entry.get("headers"))),
+        connect_timeout=_seconds(entry.get("connect_timeout", entry.get("startupTimeout"))),
+        call_timeout=_seconds(entry.get("timeout")),
+        include=_names(tools.get("include")),
+        exclude=_names(tools.get("exclude")) or (),
+        source=source,
+        problem=problem,
+    )
+
+
+def servers_from_block(block: Any, *, source: str, key: str) -> tuple[tuple[ServerConfig, ...],
+                                                                     tuple[str, ...]]:
+    """Every enabled server of a ``name -> entry`` mapping, plus warnings."""
+    if block is None:
+        return (), ()
+    if not isinstance(block, Mapping):
+        return (), (f"{source}: '{key}' ignored: expected a mapping of server name to settings",)
+    servers = tuple(
+        server_from_entry(str(name), entry, source=source)
+        for name, entry in block.items()
+        if not is_disabled(entry)
+    )
+    return servers, ()
+
+
+def client_block(data: Any) -> tuple[str, Any] | None:
+    """``(key, block)`` of a client config: ``mcpServers`` (Claude Desktop, Cursor, ...),
+    ``servers`` (VS Code ``mcp.json``) or ``mcp.servers`` (VS Code ``settings.json``)."""
+    if not isinstance(data, Mapping):
+        return None
+    if isinstance(data.get("mcpServers"), Mapping):
+        return "mcpServers", data["mcpServers"]
+    servers = data.get("servers")
+    if isinstance(servers, Mapping) and _looks_like_servers(servers):
+        return "servers", servers
+    mcp = data.get("mcp")
+    if isinstance(mcp, Mapping) and isinstance(mcp.get("servers"), Mapping):
+        return "mcp.servers", mcp["servers"]
+    return None
+
+
+def _looks_like_servers(block: Mapping[str, Any]) -> bool:
+    return all(
+        isinstance(v, Mapping) and any(k in v for k in ("command", "url", "type"))
+        for v in block.values()
+    )
+
+
+def client_servers(data: Any, *, source: str) -> tuple[tuple[ServerConfig, ...], tuple[str, ...]]:
+    """Servers of a Claude Desktop / Cursor / VS Code config document, plus warnings."""
+    found = client_block(data)
+    if found is None:
+        return (), (f"{source}: no 'mcpServers' or 'servers' block",)
+    key, block = found
+    servers, warnings = servers_from_block(block, source=source, key=key)
+    unresolved = [s.name for s in servers if "${input:" in " ".join(
+        [*s.env.values(), *s.headers.values(), *s.args, s.url])]
+    if unresolved:
+        warnings += (f"{source}: ${{input:...}} placeholders are not resolved "
+                     f"(servers: {', '.join(unresolved)})",)
+    return servers, warnings

@@ -1,0 +1,111 @@
+"""What a SOURCE argument is: resolved to a file (or a sample catalog, a dump folder or an
+MCP URL), and its kind detected from the *content*, not the file name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .catalog_file import is_catalog_file, is_real_dump, read_document
+from .client_config import client_block
+from .errors import SourceError
+from .hermes_config import HERMES_KEYS, is_hermes_config
+from .samples import list_samples, sample_path
+
+CATALOG = "catalog"
+DUMP = "dump"
+DUMP_DIR = "dump-dir"
+HERMES = "hermes"
+MCP_SERVERS = "mcpServers"
+VSCODE = "vscode"
+URL = "url"
+
+KIND_LABELS: dict[str, str] = {
+    CATALOG: "catalog file",
+    DUMP: "server dump",
+    DUMP_DIR: "folder of server dumps",
+    HERMES: "Hermes config.yaml",
+    MCP_SERVERS: "client config (mcpServers: Claude Desktop, Cursor)",
+    VSCODE: "VS Code MCP config (servers)",
+    URL: "live MCP server URL",
+}
+
+EXPECTED = ("a catalog file (toolsets:), a server dump ({server, tools}), a Hermes config.yaml "
+            "(mcp_servers: / tools.tool_search), or a client config (mcpServers / servers)")
+
+
+@dataclass(frozen=True)
+class ResolvedSource:
+    """A SOURCE argument, resolved: its kind, its file (if any) and its parsed content."""
+
+    spec: str
+    kind: str
+    path: Path | None = None
+    data: Any = field(default=None, repr=False, compare=False)
+    warnings: tuple[str, ...] = ()
+    lossy: bool = False
+
+    @property
+    def label(self) -> str:
+        return KIND_LABELS.get(self.kind, self.kind)
+
+
+def detect_kind(data: Any) -> str | None:
+    """The kind of a parsed document, or None if it is none of the known kinds."""
+    if is_real_dump(data):
+        return DUMP
+    if is_hermes_config(data):
+        return HERMES
+    found = client_block(data)
+    if found is not None:
+        return MCP_SERVERS if found[0] == "mcpServers" else VSCODE
+    if is_catalog_file(data):
+        return CATALOG
+    if isinstance(data, Mapping) and any(k in data for k in HERMES_KEYS if k != "toolsets"):
+        return HERMES
+    return None
+
+
+def _shape(data: Any) -> str:
+    if isinstance(data, Mapping):
+        keys = ", ".join(str(k) for k in list(data)[:6])
+        return f"a mapping with keys: {keys}" if keys else "an empty mapping"
+    if isinstance(data, list):
+        return "a list"
+    return f"a {type(data).__name__}"
+
+
+def is_url(spec: str) -> bool:
+    return spec.startswith(("http://", "https://"))
+
+
+def resolve_path(spec: str) -> Path:
+    """The file behind a SOURCE: an existing path, else a sample catalog's file."""
+    path = Path(spec).expanduser()
+    if path.exists():
+        return path
+    sample = sample_path(spec)
+    if sample is not None:
+        return sample
+    samples = ", ".join(list_samples()) or "none installed"
+    raise SourceError(f"{spec}: no such file, and not a sample catalog (samples: {samples})")
+
+
+def resolve_source(spec: str) -> ResolvedSource:
+    """Resolve and detect one SOURCE. Raises :class:`SourceError` with one clear line."""
+    spec = str(spec).strip()
+    if not spec:
+        raise SourceError("empty SOURCE argument")
+    if is_url(spec):
+        return ResolvedSource(spec, URL)
+    path = resolve_path(spec)
+    if path.is_dir():
+        return ResolvedSource(spec, DUMP_DIR, path)
+    data, warnings, lossy = read_document(path)
+    kind = detect_kind(data)
+    if kind is None:
+        raise SourceError(f"{path}: cannot tell what kind of source this is: found "
+                          f"{_shape(data)}; expected {EXPECTED}")
+    return ResolvedSource(spec, kind, path, data, tuple(warnings), lossy)

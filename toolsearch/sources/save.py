@@ -1,0 +1,400 @@
+"""Safe save of the ``tools.tool_search`` block into a Hermes ``config.yaml``.
+
+* ruamel.yaml round-trip: every other key, comment and their order are kept; the file's
+  indentation is guessed and reused, quotes are preserved, long lines are not re-wrapped.
+* Only the keys given are written, after the same clamping Hermes applies
+  (:meth:`ToolSearchConfig.from_raw`); a key whose current value already means the same
+  thing is left exactly as written.
+* Before anything is written, the new text is parsed again and compared with the old one:
+  if anything but ``tools.tool_search`` would differ, the save is refused.
+* The write is atomic (a temp file in the same folder, then ``os.replace``), keeps the
+  file's mode, and the previous content is copied to ``config.yaml.bak`` beside it (one
+  backup, replaced by each save that changes something). A symlinked config is written
+  through to its target. Nothing to change means nothing is written.
+* A file that cannot be read or parsed is refused with :class:`SourceError`, untouched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from toolsearch.config import CONFIG_KEYS, ToolSearchConfig
+from toolsearch.tooldefs import thaw
+
+from .errors import SourceError
+
+BACKUP_SUFFIX = ".bak"
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    """Where the block was written, the backup of the previous file (None when nothing was
+    written or the file is new), and the keys whose value changed."""
+
+    path: Path
+    backup_path: Path | None
+    changed_keys: tuple[str, ...]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changed_keys)
+
+
+def backup_path_for(path: Path) -> Path:
+    return path.with_name(path.name + BACKUP_SUFFIX)
+
+
+def clamped_values(values: Mapping[str, Any], current: Mapping[str, Any] | None = None,
+                   ) -> dict[str, Any]:
+    """The values as they will be saved: unknown keys refused, the rest clamped."""
+    unknown = [k for k in values if k not in CONFIG_KEYS]
+    if unknown:
+        raise SourceError(f"unknown tool_search key(s): {', '.join(map(str, unknown))} "
+                          f"(known: {', '.join(CONFIG_KEYS)})")
+    merged = {**(current or {}), **thaw(dict(values))}
+    raw = ToolSearchConfig.from_raw(merged, profile="latest").to_raw()
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if key == "defer":
+            out[key] = None if value is None else raw.get("defer", [])
+        else:
+            out[key] = raw[key]
+    return out
+
+
+def _normalised(key: str, value: Any) -> Any:
+    if key == "defer":
+        return None if value is None else raw_defer(value)
+    return ToolSearchConfig.from_raw({key: value}, profile="latest").to_raw()[key]
+
+
+def raw_defer(value: Any) -> Any:
+    parsed = ToolSearchConfig.from_raw({"defer": value}, profile="latest").defer
+    return sorted(parsed) if parsed is not None else value
+
+
+def _rt_yaml(text: str) -> tuple[Any, Any]:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.util import load_yaml_guess_indent
+
+    try:
+        _, indent, block_seq_indent = load_yaml_guess_indent(text)
+        rt = YAML(typ="rt")
+        rt.preserve_quotes = True
+        rt.width = 4096
+        mapping_indent = indent or 2
+        offset = block_seq_indent or 0
+        rt.indent(mapping=mapping_indent, sequence=max(mapping_indent, offset + 2), offset=offset)
+        rt.explicit_start = text.lstrip().startswith("---")
+        data = rt.load(text)
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise SourceError(f"not valid YAML: {problem}{where}") from None
+    except Exception as exc:  # noqa: BLE001 - ruamel raises assorted errors on odd input
+        raise SourceError(f"cannot parse for a safe round-trip: {exc}") from None
+    return rt, data
+
+
+def _plain(text: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise SourceError(f"not valid YAML: {str(exc).splitlines()[0]}") from None
+
+
+def _without_block(data: Any) -> Any:
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        return data
+    copy = dict(data)
+    tools = copy.get("tools")
+    if isinstance(tools, dict):
+        copy["tools"] = {k: v for k, v in tools.items() if k != "tool_search"}
+        if not copy["tools"]:
+            copy.pop("tools")
+    elif tools is None:
+        copy.pop("tools", None)
+    return copy
+
+
+def _update(data: Any, values: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """Apply *values* to the round-trip document; returns (document, {changed key: value})
+    where a value of None means the key was removed."""
+    from ruamel.yaml.comments import CommentedMap
+
+    if data is None:
+        data = CommentedMap()
+    if not isinstance(data, dict):
+        raise SourceError("the top level is not a mapping; refusing to rewrite it")
+    tools = data.get("tools")
+    if tools is None:
+        tools = CommentedMap()
+        data["tools"] = tools
+    elif not isinstance(tools, dict):
+        raise SourceError("'tools' is not a mapping; refusing to rewrite it")
+    block = tools.get("tool_search")
+    legacy_off = block is False or str(block).strip().lower() in ("false", "off", "no")
+    if not isinstance(block, dict):
+        block = CommentedMap()
+        tools["tool_search"] = block
+        if legacy_off and "enabled" not in values:
+            block["enabled"] = "off"
+    current = {str(k): thaw(v) for k, v in block.items()}
+    changed: dict[str, Any] = {}
+    for key, value in clamped_values(values, current).items():
+        if key in block and value is not None and _normalised(key, current[key]) == value:
+            continue
+        if value is None:
+            if key in block:
+                del block[key]
+                changed[key] = None
+            continue
+        block[key] = value
+        changed[key] = value
+    return data, changed
+
+
+def _atomic_write(path: Path, data: bytes, mode: int | None) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# --------------------------------------------------------------------------- text splice
+#
+# The edit is made on the text itself, at the positions ruamel reports, so that every byte
+# outside the changed values stays as it was. A full ruamel dump is the fallback for shapes
+# the splice does not handle; both are verified before anything is written.
+
+
+def _render(key: str, value: Any) -> str:
+    return yaml.safe_dump({key: value}, default_flow_style=True, width=10**6,
+                          sort_keys=False).strip()[1:-1]
+
+
+def _indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _is_filler(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _body_end(lines: list[str], key_line: int, col: int) -> int:
+    """Index after the last content line belonging to the value of the key at *key_line*."""
+    last = key_line
+    for i in range(key_line + 1, len(lines)):
+        if _is_filler(lines[i]):
+            continue
+        if _indent_of(lines[i]) <= col:
+            break
+        last = i
+    return last + 1
+
+
+def _scalar_end(rest: str) -> int:
+    if rest[:1] in ("'", '"'):
+        quote, i = rest[0], 1
+        while i < len(rest):
+            if rest[i] == "\\" and quote == '"':
+                i += 2
+                continue
+            if rest[i] == quote:
+                if quote == "'" and rest[i + 1: i + 2] == "'":
+                    i += 2
+                    continue
+                return i + 1
+            i += 1
+        return len(rest.rstrip("\r\n"))
+    for marker in (" #", "\t#"):
+        found = rest.find(marker)
+        if found >= 0:
+            return len(rest[:found].rstrip())
+    return len(rest.rstrip())
+
+
+def _replace_inline(line: str, col: int, text: str) -> str:
+    rest = line[col:]
+    end = _scalar_end(rest)
+    trailing = rest[end:]
+    gap = len(trailing) - len(trailing.lstrip(" \t"))
+    if trailing.lstrip(" \t").startswith("#"):
+        gap = max(1, gap + end - len(text))
+        trailing = " " * gap + trailing.lstrip(" \t")
+    return line[:col] + text + trailing
+
+
+def _block_lines(changed: Mapping[str, Any], indent: int) -> list[str]:
+    return [" " * indent + _render(k, v) + "\n" for k, v in changed.items() if v is not None]
+
+
+def _splice(text: str, original: Any, block: Mapping[str, Any], changed: Mapping[str, Any],
+            step: int) -> str | None:
+    """Apply the change to *text* in place, using the positions of the *original* round-trip
+    document. *block* is the complete new ``tool_search`` mapping, *changed* what differs.
+    Returns None for shapes the splice does not handle (the caller then dumps in full)."""
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    if original is None or (isinstance(original, dict) and "tools" not in original):
+        tail = [] if not lines or not lines[-1].strip() else ["\n"]
+        new = ["tools:\n", " " * step + "tool_search:\n", *_block_lines(block, 2 * step)]
+        return "".join(lines + tail + new)
+    tools = original.get("tools") if isinstance(original, dict) else None
+    if tools is not None and (not isinstance(tools, dict) or tools.fa.flow_style()):
+        return None
+    tools_line, tools_col = original.lc.key("tools")
+    if not tools or "tool_search" not in tools:
+        if tools:
+            col = tools.lc.key(next(iter(tools)))[1]
+            at = _body_end(lines, tools_line, tools_col)
+        elif _body_end(lines, tools_line, tools_col) == tools_line + 1 and \
+                lines[tools_line].split("#")[0].strip() == "tools:":
+            col, at = tools_col + step, tools_line + 1
+        else:
+            return None
+        new = [" " * col + "tool_search:\n", *_block_lines(block, col + step)]
+        return "".join(lines[:at] + new + lines[at:])
+    key_line, col = tools.lc.key("tool_search")
+    old = tools["tool_search"]
+    if not isinstance(old, dict) or not old or old.fa.flow_style():
+        end = _body_end(lines, key_line, col)
+        if end != key_line + 1:
+            return None
+        _, hash_, comment = lines[key_line].partition(" #")
+        head = " " * col + "tool_search:" + (f"  #{comment}" if hash_ else "\n")
+        return "".join(lines[:key_line] + [head, *_block_lines(block, col + step)]
+                       + lines[end:])
+    keys = list(old)
+    body_col = old.lc.key(keys[0])[1]
+    edits: dict[int, str] = {}
+    removals: set[int] = set()
+    for key, value in changed.items():
+        if key not in old:
+            continue
+        kline = old.lc.key(key)[0]
+        later = [old.lc.key(k)[0] for k in keys if old.lc.key(k)[0] > kline]
+        span_end = min(later) if later else _body_end(lines, key_line, col)
+        content = [i for i in range(kline, span_end) if i == kline or not _is_filler(lines[i])]
+        vline, vcol = old.lc.value(key)
+        if value is not None and content == [kline] and vline == kline and \
+                not isinstance(old[key], list | dict):
+            edits[kline] = _replace_inline(lines[kline], vcol,
+                                           _render(key, value).split(": ", 1)[1])
+        else:
+            removals.update(content)
+            if value is not None:
+                removals.discard(kline)
+                edits[kline] = " " * body_col + _render(key, value) + "\n"
+    added = {k: v for k, v in changed.items() if k not in old and v is not None}
+    at = _body_end(lines, key_line, col)
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if i == at:
+            out.extend(_block_lines(added, body_col))
+        if i not in removals:
+            out.append(edits.get(i, line))
+    if at >= len(lines):
+        out.extend(_block_lines(added, body_col))
+    return "".join(out)
+
+
+def _step(original: Any) -> int:
+    """The file's mapping indentation step (2 when it cannot tell)."""
+    tools = original.get("tools") if isinstance(original, dict) else None
+    if isinstance(tools, dict) and tools and "tools" in original:
+        step = tools.lc.key(next(iter(tools)))[1] - original.lc.key("tools")[1]
+        if step > 0:
+            return step
+    return 2
+
+
+def _verified(new_text: str, before: Any, block: Mapping[str, Any]) -> bool:
+    """The new text parses, differs from the old only in tools.tool_search, and holds
+    exactly the intended block."""
+    try:
+        after = yaml.safe_load(new_text)
+    except yaml.YAMLError:
+        return False
+    if _without_block(after) != _without_block(before):
+        return False
+    saved = ((after or {}).get("tools") or {}).get("tool_search")
+    return isinstance(saved, dict) and saved == dict(block)
+
+
+def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> SaveResult:
+    """Write *values* (clamped) into ``tools.tool_search`` of the Hermes config at
+    *config_path*, keeping everything else. See the module docstring for the guarantees."""
+    shown = Path(config_path)
+    path = shown.resolve() if shown.is_symlink() else shown
+    raw = b""
+    mode: int | None = None
+    if path.exists():
+        try:
+            raw = path.read_bytes()
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except OSError as exc:
+            raise SourceError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SourceError(f"{shown}: not valid UTF-8; refusing to rewrite it") from None
+    bom = text.startswith("\ufeff")
+    text = text.removeprefix("\ufeff")
+    crlf = "\r\n" in text
+    if crlf:
+        text = text.replace("\r\n", "\n")
+    try:
+        before = _plain(text)
+        rt, document = _rt_yaml(text)
+        _, original = _rt_yaml(text)
+        document, changed = _update(document, values)
+    except SourceError as exc:
+        raise SourceError(f"{shown}: {exc}") from None
+    if not changed:
+        return SaveResult(shown, None, ())
+    block = {str(k): thaw(v) for k, v in document["tools"]["tool_search"].items()}
+    candidates = [_splice(text, original, block, changed, _step(original))]
+    buffer = io.StringIO()
+    rt.dump(document, buffer)
+    candidates.append(buffer.getvalue())
+    new_text = next((c for c in candidates if c is not None and _verified(c, before, block)),
+                    None)
+    if new_text is None:
+        raise SourceError(f"{shown}: refusing to save: the rewrite would not keep every other "
+                          "key exactly as it was")
+    if crlf:
+        new_text = new_text.replace("\n", "\r\n")
+    data = (("\ufeff" if bom else "") + new_text).encode("utf-8")
+    backup = None
+    if path.exists():
+        backup = backup_path_for(path)
+        shutil.copy2(path, backup)
+    _atomic_write(path, data, mode)
+    return SaveResult(shown, backup, tuple(changed))
