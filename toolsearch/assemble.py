@@ -19,6 +19,7 @@ from .config import ToolSearchConfig
 from .listing import Listing, build_listing
 from .schemas import bridge_tool_schemas
 from .tokens import estimate_tokens_from_schemas
+from .tooldefs import ContentCache, content_key
 
 log = logging.getLogger("tools.tool_search")
 
@@ -80,6 +81,23 @@ def tier_for_form(form: str) -> int:
     return 1 if form in ("full", "names", "mixed") else 2
 
 
+def _without_bridges(tool_defs: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+    """Strip incoming bridge defs; an unchanged tuple is returned as is (keeps its identity,
+    so content-keyed caches downstream recognise it)."""
+    names = [def_name(d) for d in tool_defs]
+    if isinstance(tool_defs, tuple) and not BRIDGE_TOOL_NAMES.intersection(names):
+        return tool_defs
+    return tuple(d for d, n in zip(tool_defs, names, strict=True) if n not in BRIDGE_TOOL_NAMES)
+
+
+_estimate_cache: ContentCache[int] = ContentCache(16)
+
+
+def _estimate(defs: tuple[Mapping[str, Any], ...]) -> int:
+    return _estimate_cache.get_or_make(content_key(defs),
+                                       lambda: estimate_tokens_from_schemas(defs))
+
+
 @dataclass(frozen=True)
 class AssemblyResult:
     """Hermes' fields (``threshold_tokens`` holds the listing budget) plus our extras."""
@@ -128,12 +146,12 @@ def assemble_tool_defs(
     """Split, budget, list and inject the bridges exactly as Hermes assembles (REFERENCE §3)."""
     config = config or ToolSearchConfig()
     reg = as_registry(registry)
-    incoming = tuple(d for d in tool_defs if def_name(d) not in BRIDGE_TOOL_NAMES)
+    incoming = _without_bridges(tool_defs)
     split = classify_tools(incoming, reg, config.effective_defer_tools, profile=config.profile)
     budget = budget_breakdown(config, context_length)
     if not split.deferrable:
         return AssemblyResult(incoming, False, classification=split, config=config, budget=budget)
-    deferred_tokens = estimate_tokens_from_schemas(split.deferrable)
+    deferred_tokens = _estimate(split.deferrable)
     if not should_activate(config, deferred_tokens, context_length):
         return AssemblyResult(
             incoming,

@@ -10,7 +10,9 @@ plain per-document loop; only the documents that contain a query token are visit
 
 from __future__ import annotations
 
+import heapq
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .catalog import Catalog, CatalogEntry, tokenize
@@ -51,18 +53,36 @@ def term_score(idf_value: float, tf: int, dl: int, avgdl: float) -> float:
     return idf_value * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / max(avgdl, 1.0)))
 
 
+def _token_contributions(catalog: Catalog, tok: str) -> tuple[tuple[int, float], ...]:
+    """(doc, contribution) for every doc containing ``tok``; memoised on the catalog."""
+    memo = catalog.memo
+    found = memo.get(tok)
+    if found is None:
+        n = len(catalog.entries)
+        w = idf(n, catalog.df[tok])
+        lengths = catalog.doc_lengths
+        avgdl = catalog.avgdl
+        found = tuple((doc, term_score(w, tf, lengths[doc], avgdl))
+                      for doc, tf in catalog.postings[tok])
+        memo[tok] = found
+    return found
+
+
 def _scores(catalog: Catalog, query_tokens: list[str]) -> dict[int, float]:
-    n = len(catalog.entries)
+    """Per-doc sums in query-token order (the same float additions as the plain loop)."""
     scores: dict[int, float] = {}
+    get = scores.get
     for tok in query_tokens:
-        df = catalog.df.get(tok, 0)
-        if df == 0:
+        if catalog.df.get(tok, 0) == 0:
             continue
-        w = idf(n, df)
-        for doc, tf in catalog.postings[tok]:
-            scores[doc] = scores.get(doc, 0.0) + term_score(w, tf, catalog.doc_lengths[doc],
-                                                             catalog.avgdl)
+        for doc, value in _token_contributions(catalog, tok):
+            scores[doc] = get(doc, 0.0) + value
     return scores
+
+
+def _top(scores: dict[int, float], docs: Iterable[int], limit: int) -> list[int]:
+    """The first ``limit`` docs of a stable descending sort by score."""
+    return heapq.nsmallest(limit, docs, key=lambda d: (-scores[d], d))
 
 
 def _contributions(catalog: Catalog, doc: int, query_tokens: list[str]) -> tuple[tuple[str, float], ...]:
@@ -88,11 +108,11 @@ def search_catalog(catalog: Catalog, query: str, limit: int = 5) -> tuple[Hit, .
     if not tokens:
         return ()
     scores = _scores(catalog, tokens)
-    ranked = sorted((doc for doc, s in scores.items() if s > 0), key=lambda d: (-scores[d], d))
+    ranked = _top(scores, (doc for doc, s in scores.items() if s > 0), limit)
     if ranked:
         return tuple(
             Hit(catalog.entries[d], scores[d], _contributions(catalog, d, tokens))
-            for d in ranked[:limit]
+            for d in ranked
         )
     needle = query.lower()
     zero_terms = tuple((tok, 0.0) for tok in dict.fromkeys(tokens))

@@ -119,6 +119,8 @@ class Catalog:
     df: Mapping[str, int] = field(default_factory=dict, repr=False)
     postings: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict, repr=False)
     """token -> ((doc index, term frequency), ...) in doc order."""
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Lazily filled per-token BM25 contributions (derived from the fields above)."""
 
     def __len__(self) -> int:
         return len(self.entries)

@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Any
+
+from .tooldefs import ContentCache, content_key
 
 BRIDGE_TOOL_NAMES: frozenset[str] = frozenset({"tool_search", "tool_describe", "tool_call"})
 
@@ -48,6 +50,7 @@ DIRECT_SURFACE_TOOLSETS: frozenset[str] = frozenset({"desktop_ui", "project", "s
 SEED_DIRECT_SURFACE_TOOLSETS: frozenset[str] = frozenset({"desktop_ui", "project"})
 
 
+@lru_cache(maxsize=4)
 def default_core(profile: str = "seed") -> frozenset[str]:
     """The core tool set a profile uses when no catalog overrides it."""
     if profile == "latest":
@@ -74,8 +77,12 @@ class Registry:
         object.__setattr__(self, "extra_core", frozenset(self.extra_core))
 
     def core_for(self, profile: str = "seed") -> frozenset[str]:
-        base = self.core if self.core is not None else default_core(profile)
-        return base | self.extra_core if self.extra_core else base
+        cache = self.__dict__.setdefault("_core_cache", {})
+        found = cache.get(profile)
+        if found is None:
+            base = self.core if self.core is not None else default_core(profile)
+            found = cache[profile] = base | self.extra_core if self.extra_core else base
+        return found
 
     @cached_property
     def fingerprint(self) -> int:
@@ -162,6 +169,11 @@ class Decision:
 
 def def_name(tool_def: Any) -> str:
     """The function name of an OpenAI-style def, or "" when it has none."""
+    if isinstance(tool_def, dict):  # fast path (plain and frozen defs)
+        fn = tool_def.get("function")
+        if isinstance(fn, dict):
+            name = fn.get("name")
+            return name if isinstance(name, str) else ""
     if not isinstance(tool_def, Mapping):
         return ""
     fn = tool_def.get("function")
@@ -169,6 +181,29 @@ def def_name(tool_def: Any) -> str:
         name = fn.get("name")
         return name if isinstance(name, str) else ""
     return ""
+
+
+def _rule(
+    name: str, reg: Registry, defer: frozenset[str] | None, profile: str
+) -> tuple[Status, Rule, str | None]:
+    """The deciding rule for one name, in REFERENCE §1 order (hot path: plain tuples)."""
+    if not name:
+        return Status.VISIBLE, Rule.NAMELESS, None
+    if name in BRIDGE_TOOL_NAMES:
+        return Status.DROPPED, Rule.BRIDGE, None
+    toolset = reg.toolset_of(name)
+    latest = profile == "latest"
+    if latest and defer is not None and name in defer:
+        return Status.DEFERRED, Rule.DEFER_LIST, toolset
+    if name in reg.core_for(profile):
+        return Status.VISIBLE, Rule.CORE, toolset
+    if toolset is None:
+        return Status.VISIBLE, Rule.UNREGISTERED, None
+    if toolset.startswith("mcp-"):
+        return Status.DEFERRED, Rule.MCP, toolset
+    if toolset in (DIRECT_SURFACE_TOOLSETS if latest else SEED_DIRECT_SURFACE_TOOLSETS):
+        return Status.VISIBLE, Rule.DIRECT_SURFACE, toolset
+    return Status.DEFERRED, Rule.PLUGIN, toolset
 
 
 def decide(
@@ -184,25 +219,9 @@ def decide(
     surfaces) and ignores ``defer_tools``; ``profile="latest"`` is the G3 order (defer list
     first, then core, registry, mcp-, direct surfaces incl. ``setup``, plugin).
     """
-    reg = as_registry(registry)
-    if not name:
-        return Decision(name, Status.VISIBLE, Rule.NAMELESS, None)
-    if name in BRIDGE_TOOL_NAMES:
-        return Decision(name, Status.DROPPED, Rule.BRIDGE, None)
-    toolset = reg.toolset_of(name)
-    latest = profile == "latest"
-    if latest and defer_tools is not None and name in frozenset(defer_tools):
-        return Decision(name, Status.DEFERRED, Rule.DEFER_LIST, toolset)
-    if name in reg.core_for(profile):
-        return Decision(name, Status.VISIBLE, Rule.CORE, toolset)
-    if toolset is None:
-        return Decision(name, Status.VISIBLE, Rule.UNREGISTERED, None)
-    if toolset.startswith("mcp-"):
-        return Decision(name, Status.DEFERRED, Rule.MCP, toolset)
-    surfaces = DIRECT_SURFACE_TOOLSETS if latest else SEED_DIRECT_SURFACE_TOOLSETS
-    if toolset in surfaces:
-        return Decision(name, Status.VISIBLE, Rule.DIRECT_SURFACE, toolset)
-    return Decision(name, Status.DEFERRED, Rule.PLUGIN, toolset)
+    defer = frozenset(defer_tools) if defer_tools is not None else None
+    status, rule, toolset = _rule(name, as_registry(registry), defer, profile)
+    return Decision(name, status, rule, toolset)
 
 
 def is_deferrable_tool_name(
@@ -222,7 +241,12 @@ class Classification:
     visible: tuple[dict[str, Any], ...]
     deferrable: tuple[dict[str, Any], ...]
     dropped: tuple[dict[str, Any], ...]
-    decisions: tuple[Decision, ...]
+    rules: tuple[tuple[str, Status, Rule, str | None], ...] = field(default=(), repr=False)
+
+    @cached_property
+    def decisions(self) -> tuple[Decision, ...]:
+        """One :class:`Decision` per input def, in input order."""
+        return tuple(Decision(*r) for r in self.rules)
 
     def __iter__(self):  # allows ``visible, deferrable = classify_tools(...)``
         return iter((self.visible, self.deferrable))
@@ -238,13 +262,23 @@ def classify_tools(
     """Split defs into visible and deferrable, dropping incoming bridge defs (REFERENCE §1)."""
     reg = as_registry(registry)
     defer = frozenset(defer_tools) if defer_tools is not None else None
-    visible: list[dict[str, Any]] = []
-    deferrable: list[dict[str, Any]] = []
-    dropped: list[dict[str, Any]] = []
-    decisions: list[Decision] = []
+    key = content_key(defs, profile, reg.fingerprint, defer)
+    return _classify_cache.get_or_make(key, lambda: _classify(defs, reg, defer, profile))
+
+
+def _classify(
+    defs: Sequence[Mapping[str, Any]], reg: Registry, defer: frozenset[str] | None, profile: str
+) -> Classification:
+    buckets: dict[Status, list[Any]] = {Status.VISIBLE: [], Status.DEFERRED: [],
+                                        Status.DROPPED: []}
+    rules = []
     for tool_def in defs:
-        decision = decide(def_name(tool_def), reg, defer_tools=defer, profile=profile)
-        decisions.append(decision)
-        bucket = {Status.VISIBLE: visible, Status.DEFERRED: deferrable}.get(decision.status, dropped)
-        bucket.append(tool_def)  # type: ignore[arg-type]
-    return Classification(tuple(visible), tuple(deferrable), tuple(dropped), tuple(decisions))
+        name = def_name(tool_def)
+        status, rule, toolset = _rule(name, reg, defer, profile)
+        rules.append((name, status, rule, toolset))
+        buckets[status].append(tool_def)
+    return Classification(tuple(buckets[Status.VISIBLE]), tuple(buckets[Status.DEFERRED]),
+                          tuple(buckets[Status.DROPPED]), tuple(rules))
+
+
+_classify_cache: ContentCache[Classification] = ContentCache(16)

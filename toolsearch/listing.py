@@ -24,7 +24,6 @@ LISTING_HEADER = (
 )
 SHORT_DESC_MAX = 60
 FORMS: tuple[str, ...] = ("full", "names", "mixed", "groups", "none")
-_WS = re.compile(r"\s+")
 _SEED_CUT = re.compile(r"[.!?\n]")
 _LATEST_END = re.compile(r"[.!?](?=\s|$)")
 _ABBREVIATIONS = ("e.g", "i.e", "etc")
@@ -33,7 +32,7 @@ _ABBREVIATIONS = ("e.g", "i.e", "etc")
 @lru_cache(maxsize=65536)
 def short_description(text: str | None, profile: str = "seed") -> str:
     """First sentence, at most 60 characters (+ ``…`` when cut), as Hermes shortens it."""
-    collapsed = _WS.sub(" ", text or "").strip()
+    collapsed = " ".join((text or "").split())
     if not collapsed:
         return ""
     if profile == "latest":
@@ -78,6 +77,14 @@ class ListingGroup:
         return f"{self.label} tools ({self.count}):"
 
     def render(self, form: str) -> str:
+        """This group's block in ``full``, ``names`` or ``summary`` form (memoised)."""
+        cache = self.__dict__.setdefault("_render_cache", {})
+        text = cache.get(form)
+        if text is None:
+            text = cache[form] = self._render(form)
+        return text
+
+    def _render(self, form: str) -> str:
         if form == "summary":
             return (
                 f"{self.label} ({self.count} tools \u2014 names not listed; "
@@ -201,12 +208,12 @@ def _choose(
         if _fits(total(rendered[form]), max_tokens):
             return finish([form] * len(groups), form)
     forms = ["names"] * len(groups)
-    blocks = list(rendered["names"])
+    size = total(rendered["names"])
     order = sorted(range(len(groups)), key=lambda i: (-len(rendered["names"][i]), groups[i].label))
     for collapsed, i in enumerate(order, start=1):
         forms[i] = "summary"
-        blocks[i] = rendered["summary"][i]
-        if _fits(total(blocks), max_tokens):
+        size += len(rendered["summary"][i]) - len(rendered["names"][i])
+        if _fits(size, max_tokens):
             return finish(forms, "groups" if collapsed == len(groups) else "mixed")
     none_groups = tuple(ListingGroup(g.label, g.tools, "none") for g in groups)
     return Listing(None, "none", max_tokens, none_groups)

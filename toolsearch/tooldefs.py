@@ -96,6 +96,10 @@ def make_def(name: str, description: str = "", parameters: Any = None) -> Frozen
 
 
 def def_function(tool_def: Any) -> Mapping[str, Any]:
+    if isinstance(tool_def, dict):  # fast path
+        fn = tool_def.get("function")
+        if isinstance(fn, dict):
+            return fn
     if isinstance(tool_def, Mapping):
         fn = tool_def.get("function")
         if isinstance(fn, Mapping):
@@ -142,9 +146,31 @@ def content_key(defs: Sequence[Any], *extra: Any) -> tuple[Any, ...] | None:
     None when a def cannot be serialised (then nothing is cached).
     """
     try:
-        return (*extra, tuple(compact(d) for d in defs))
+        return (*extra, _defs_json(defs))
     except (TypeError, ValueError):
         return None
+
+
+_json_memo: OrderedDict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = OrderedDict()
+_json_lock = threading.Lock()
+
+
+def _defs_json(defs: Sequence[Any]) -> tuple[str, ...]:
+    """Compact JSON of every def. A tuple of frozen defs can never change, so its result is
+    remembered by identity (holding the tuple keeps the identity valid)."""
+    immutable = type(defs) is tuple
+    if immutable:
+        with _json_lock:
+            hit = _json_memo.get(id(defs))
+        if hit is not None and hit[0] is defs:
+            return hit[1]
+    jsons = tuple(compact(d) for d in defs)
+    if immutable and all(type(d) is FrozenDict for d in defs):
+        with _json_lock:
+            _json_memo[id(defs)] = (defs, jsons)  # type: ignore[assignment]
+            while len(_json_memo) > 64:
+                _json_memo.popitem(last=False)
+    return jsons
 
 
 class ContentCache(Generic[T]):

@@ -1,0 +1,110 @@
+"""``toolsearch bench ...`` subcommands: thin wrappers over the benchmark modules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SHARED_CANDIDATES = (Path("../shared"), Path(__file__).resolve().parents[2] / "shared")
+
+
+def shared_dir() -> Path | None:
+    for candidate in SHARED_CANDIDATES:
+        if (candidate / "catalogs" / "real").is_dir():
+            return candidate
+    return None
+
+
+def add_bench_parser(sub: Any, common: Callable[..., None]) -> None:
+    bench = sub.add_parser("bench", help="benchmarks that print figures (speed, recall, reach, "
+                                         "attach, tui)")
+    bench.set_defaults(func=_run)
+    kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
+
+    p = kinds.add_parser("speed", help="search and assembly timings")
+    p.add_argument("--catalogs", metavar="DIR",
+                   help="folder of real tool dumps (default ../shared/catalogs/real)")
+    p.add_argument("--json", action="store_true")
+
+    p = kinds.add_parser("recall", help="recall@1, recall@5 and MRR@5 of a query set")
+    p.add_argument("sources", nargs="+", metavar="SOURCE")
+    p.add_argument("--queries", required=True, metavar="FILE.jsonl")
+    common(p, tuning=False)
+    p.add_argument("--json", action="store_true")
+
+    p = kinds.add_parser("reach", help="tools that no query of their own words reaches")
+    p.add_argument("sources", nargs="+", metavar="SOURCE")
+    common(p, tuning=False)
+    p.add_argument("--json", action="store_true")
+
+    kinds.add_parser("attach", help="live MCP attach timings (starts local test servers)") \
+        .add_argument("--json", action="store_true")
+
+    p = kinds.add_parser("tui", help="app first paint, tuning latency and memory")
+    p.add_argument("--catalogs", metavar="DIR")
+    p.add_argument("--json", action="store_true")
+
+
+def _emit(args: argparse.Namespace, result: Any, text: str | None = None) -> None:
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    elif text:
+        print(text)
+
+
+def _real_dir(args: argparse.Namespace) -> Path | None:
+    if getattr(args, "catalogs", None):
+        return Path(args.catalogs)
+    shared = shared_dir()
+    return shared / "catalogs" / "real" if shared else None
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    quiet = (lambda _line: None) if args.json else print
+    if args.bench == "speed":
+        from .bench_speed import run_speed
+        from .sources.catalog_file import load_dump_dir
+
+        real_dir = _real_dir(args)
+        real = None
+        if real_dir is not None and real_dir.is_dir():
+            ws = load_dump_dir(real_dir)
+            real = (ws.tool_defs(), ws.registry())
+        else:
+            quiet("(no ../shared/catalogs/real here: generated catalogs only)")
+        _emit(args, run_speed(real, quiet))
+        return 0
+    if args.bench in ("recall", "reach"):
+        from . import recall
+        from .cli import load_workspace
+        from .session import SessionState
+
+        ws = load_workspace(args.sources, timeout=args.timeout)
+        state = SessionState.from_workspace(ws, profile=args.profile, context_length=args.context)
+        if args.bench == "recall":
+            queries = recall.load_queries(Path(args.queries))
+            report = recall.run_recall(state, queries, args.profile)
+            _emit(args, report.as_json(), recall.format_recall(report))
+        else:
+            report = recall.run_reach(state, args.profile)
+            _emit(args, report.as_json(), recall.format_reach(report))
+        return 0
+    if args.bench == "attach":
+        from .sources.bench_attach import run_attach_bench
+
+        _emit(args, run_attach_bench(quiet))
+        return 0
+    if args.bench == "tui":
+        from tui.bench import run_tui_bench
+
+        real_dir = _real_dir(args)
+        _emit(args, run_tui_bench([str(real_dir)] if real_dir else [], quiet))
+        return 0
+    raise ValueError(f"unknown bench {args.bench}")
+
+
+def _run(args: argparse.Namespace) -> int:
+    return run_bench(args)

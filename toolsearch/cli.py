@@ -1,0 +1,443 @@
+"""The ``toolsearch`` command line. Imports the app lazily, only for ``tui`` and ``demo``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .classify import PROFILES
+from .config import CONFIG_KEYS, parse_assignment
+from .session import SessionState
+from .toolsets import Workspace
+
+DEFAULT_SAMPLE = "seed-demo"
+BRIDGES = ("tool_search", "tool_describe", "tool_call")
+
+
+class CliError(Exception):
+    """A user-facing error: printed as one line on stderr, exit status 1."""
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False))
+
+
+def _warn(message: str) -> None:
+    print(f"toolsearch: warning: {message}", file=sys.stderr)
+
+
+def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
+    """Load and merge SOURCE arguments (files, sample names, configs, live servers)."""
+    from .sources import load_sources
+
+    workspace = load_sources(list(specs), timeout=timeout)
+    for warning in workspace.warnings:
+        _warn(warning)
+    return workspace
+
+
+def _overrides(assignments: Sequence[str] | None) -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    for text in assignments or ():
+        try:
+            key, value = parse_assignment(text)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        changes[key] = value
+    return changes
+
+
+def _split_csv(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def build_state(args: argparse.Namespace, specs: Sequence[str]) -> SessionState:
+    workspace = load_workspace(specs, timeout=args.timeout)
+    state = SessionState.from_workspace(
+        workspace, profile=args.profile, context_length=args.context,
+        overrides=_overrides(getattr(args, "set", None)),
+    )
+    known = {t.name for t in workspace.toolsets}
+    for name in _split_csv(getattr(args, "detach", None)) or ():
+        if name not in known:
+            raise CliError(f"--detach: no toolset named {name!r} (have: {', '.join(sorted(known))})")
+        state = state.toggled(name)
+    scope = _split_csv(getattr(args, "scope", None))
+    if scope is not None:
+        unknown = [s for s in scope if s not in known]
+        if unknown:
+            raise CliError(f"--scope: no toolset named {unknown[0]!r} "
+                           f"(have: {', '.join(sorted(known))})")
+        state = state.with_scope(scope)
+    return state
+
+
+def _score(value: float) -> float | None:
+    return None if math.isinf(value) else round(value, 6)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def assemble_json(state: SessionState) -> dict[str, Any]:
+    from .tooldefs import thaw
+
+    result = state.assembly
+    budget = result.budget
+    return {
+        "activated": result.activated,
+        "tier": result.tier,
+        "tier_meaning": result.tier_meaning,
+        "listing_form": result.listing_form,
+        "budget": budget.budget if budget else None,
+        "budget_binding": budget.binding if budget else None,
+        "context_length": state.context_length,
+        "profile": state.config.profile,
+        "config": state.config.to_raw(),
+        "deferred_count": result.deferred_count,
+        "deferred_tokens": result.deferred_tokens,
+        "deferred_tokens_exact": state.deferred_tokens_exact(),
+        "visible": list(result.visible_names),
+        "deferred": list(result.deferred_names),
+        "listing": result.listing_text,
+        "listing_tokens": result.listing.tokens if result.listing else 0,
+        "log_line": result.log_line,
+        "toolsets": [
+            {"name": row.name, "kind": row.toolset.kind, "status": row.toolset.status.value,
+             "error": row.toolset.error or None, "tools": row.tool_count,
+             "schema_tokens": row.tokens, "listing_form": row.listing_form,
+             "attached": row.attached, "in_scope": row.in_scope}
+            for row in state.rows()
+        ],
+        "tool_defs": [thaw(d) for d in result.tool_defs],
+    }
+
+
+def cmd_assemble(args: argparse.Namespace) -> int:
+    state = build_state(args, args.sources)
+    if args.json:
+        _print_json(assemble_json(state))
+        return 0
+    result = state.assembly
+    for row in state.rows():
+        status = row.toolset.status.value + (f" ({row.toolset.error})" if row.toolset.error else "")
+        print(f"{row.name:<24} {row.toolset.kind:<12} {status:<12} {row.tool_count:>5} tools "
+              f"{row.tokens:>8} tokens  listing {row.listing_form}")
+    print()
+    if result.log_line:
+        print(result.log_line)
+    else:
+        print(f"tool_search not activated (tier 0): {len(result.tool_defs)} tools sent eagerly"
+              + (", enabled: off" if state.config.enabled == "off" else ""))
+    if result.budget:
+        b = result.budget
+        print(f"budget {b.budget} = min(listing_max_tokens {b.cap}, "
+              f"{state.config.threshold_pct:g}% of context {b.percent_leg}); binds: {b.binding}")
+    if result.listing_text:
+        print()
+        print(result.listing_text)
+    return 0
+
+
+def search_json(state: SessionState, query: str, limit: int) -> dict[str, Any]:
+    bridge = state.bridge()
+    hits, total = bridge.search_hits(query, limit)
+    return {
+        "query": query,
+        "profile": state.config.profile,
+        "total_available": total,
+        "matches": [
+            {"name": h.entry.name, "score": _score(h.score), "exact": h.exact,
+             "source": h.entry.source, "source_name": h.entry.source_name,
+             "fallback": h.fallback,
+             "terms": {tok: round(value, 6) for tok, value in h.terms}}
+            for h in hits
+        ],
+    }
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    state = build_state(args, args.sources)
+    limit = args.limit if args.limit is not None else state.config.search_default_limit
+    payload = search_json(state, args.query, limit)
+    if args.json:
+        _print_json(payload)
+        return 0
+    matches = payload["matches"]
+    print(f"{len(matches)} of {payload['total_available']} deferred tools match "
+          f"{args.query!r} ({payload['profile']} profile)")
+    for m in matches:
+        score = "exact" if m["score"] is None else f"{m['score']:.3f}"
+        terms = "  ".join(f"{t}={v:.3f}" for t, v in m["terms"].items())
+        mark = "  [substring fallback]" if m["fallback"] else ""
+        print(f"  {score:>8}  {m['name']}{mark}")
+        if terms and not m["fallback"]:
+            print(f"            {terms}")
+    if not matches:
+        print("  no match: no query token occurs in any deferred tool and no tool name contains "
+              "the query" if state.config.profile == "seed" else
+              "  no match: the rarest query token occurs in no tool, or the relevance floor "
+              "was not met")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    *specs, tool = args.sources_and_tool
+    if not specs:
+        raise CliError("explain needs at least one SOURCE and a TOOL name")
+    state = build_state(args, specs)
+    explanation = state.explain(tool)
+    if args.json:
+        _print_json(explanation.as_json())
+        return 0
+    e = explanation
+    print(f"{e.name}: {e.status} (rule {e.rule})")
+    print(f"  {e.reason}")
+    print(f"  toolset: {e.toolset or '-'}")
+    if e.schema_tokens is not None:
+        print(f"  schema tokens: ~{e.schema_tokens} estimated, {e.schema_tokens_exact} exact")
+    print(f"  listing line: {e.listing_line if e.listing_line else '-'}")
+    return 0 if e.status != "unknown" else 1
+
+
+def _executor_for(workspace: Workspace, timeout: float) -> Any:
+    try:
+        from .sources.executor import executor_for
+    except ImportError:
+        return None
+    return executor_for(workspace, timeout=timeout)
+
+
+def cmd_call(args: argparse.Namespace) -> int:
+    if len(args.sources_call) < 3:
+        raise CliError("call needs SOURCE... BRIDGE_TOOL ARGS_JSON")
+    *specs, bridge_name, raw_args = args.sources_call
+    if bridge_name not in BRIDGES:
+        raise CliError(f"unknown bridge tool {bridge_name!r} (one of {', '.join(BRIDGES)})")
+    try:
+        call_args = json.loads(raw_args)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"ARGS_JSON is not valid JSON: {exc}") from None
+    if not isinstance(call_args, dict):
+        raise CliError("ARGS_JSON must be a JSON object")
+    state = build_state(args, specs)
+    bridge = state.bridge(_executor_for(state.workspace, args.timeout))
+    reply = asyncio.run(bridge.dispatch(bridge_name, call_args))
+    if args.json:
+        _print_json({"result": reply.result, "activity": reply.activity.as_json()})
+        return 0
+    a = reply.activity
+    print(f"{a.headline()}  [{a.outcome}, {a.ms:.1f} ms]")
+    print(json.dumps(reply.result, ensure_ascii=False, indent=2))
+    return 0
+
+
+def cmd_snapshot(args: argparse.Namespace) -> int:
+    from .sources.snapshot import write_catalog_file
+
+    workspace = load_workspace(args.sources, timeout=args.timeout)
+    out = Path(args.output)
+    write_catalog_file(workspace, out, name=args.name)
+    tools = sum(len(t.tools) for t in workspace.toolsets)
+    errors = [t for t in workspace.toolsets if t.error]
+    print(f"wrote {out}: {len(workspace.toolsets) - len(errors)} toolsets, {tools} tools"
+          + (f" ({len(errors)} failed: {', '.join(t.name for t in errors)})" if errors else ""))
+    return 0
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    before = build_state(args, [args.source])
+    changes = _overrides(args.set)
+    after = before.with_config(**changes)
+    rows = []
+    for label, state in (("before", before), ("after", after)):
+        r = state.assembly
+        rows.append({"tier": r.tier, "listing_form": r.listing_form,
+                     "budget": r.budget.budget if r.budget else None,
+                     "binding": r.budget.binding if r.budget else None,
+                     "listing_tokens": r.listing.tokens if r.listing else 0,
+                     "config": state.config.to_raw(), "which": label})
+    saved = None
+    if args.save:
+        from .sources.save import save_tool_search_block
+
+        target = Path(args.config) if args.config else Path(args.source)
+        if not target.is_file():
+            raise CliError(f"--save needs a Hermes config.yaml; {target} is not a file")
+        result = save_tool_search_block(target, after.config.to_raw())
+        saved = {"path": str(result.path), "backup": str(result.backup_path) if
+                 result.backup_path else None, "changed_keys": list(result.changed_keys)}
+    if args.json:
+        _print_json({"before": rows[0], "after": rows[1], "saved": saved})
+        return 0
+    for row in rows:
+        print(f"{row['which']:<7} tier {row['tier']}  listing {row['listing_form']:<6} "
+              f"{row['listing_tokens']:>6} / {row['budget']} tokens (binds: {row['binding']})")
+    for key in CONFIG_KEYS:
+        old, new = rows[0]["config"].get(key), rows[1]["config"].get(key)
+        if old != new:
+            print(f"  {key}: {old} -> {new}")
+    if saved:
+        print(f"saved tools.tool_search to {saved['path']} (backup: {saved['backup']})")
+    elif changes:
+        print("(not saved; add --save to write the Hermes config)")
+    return 0
+
+
+def cmd_samples(args: argparse.Namespace) -> int:
+    from .sources.samples import list_samples, sample_path
+
+    for name in list_samples():
+        print(f"{name:<20} {sample_path(name)}")
+    return 0
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    from tui.app import run_app
+
+    run_app(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
+            theme=args.theme)
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from tui.app import run_demo
+
+    run_demo(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
+             theme=args.theme)
+    return 0
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def _common(p: argparse.ArgumentParser, *, tuning: bool = True) -> None:
+    p.add_argument("--profile", choices=PROFILES, default="seed",
+                   help="seed (default: the seed documents' Hermes) or latest (G3 retrieval)")
+    p.add_argument("--context", type=int, default=None, metavar="N",
+                   help="context length in tokens (default: the catalog's, else 200000)")
+    p.add_argument("--timeout", type=float, default=15.0, metavar="S",
+                   help="per-server timeout for live MCP servers (default 15 s)")
+    if tuning:
+        p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                       help="override a tools.tool_search key, e.g. threshold_pct=10 "
+                            f"(keys: {', '.join(CONFIG_KEYS)})")
+        p.add_argument("--scope", metavar="TOOLSET,...",
+                       help="restrict the session scope to these toolsets")
+        p.add_argument("--detach", metavar="TOOLSET,...", help="detach these toolsets")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="toolsearch",
+        description="Operator's workbench for progressive tool disclosure (Hermes tool search). "
+                    "A SOURCE is a catalog file, a sample name (see `toolsearch samples`), a "
+                    "Hermes config.yaml, a Claude Desktop / Cursor / VS Code MCP config, or a "
+                    "folder of tool dumps. With no command, opens the app on seed-demo.",
+    )
+    parser.add_argument("--version", action="version", version=f"toolsearch {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("tui", help="open the app")
+    p.add_argument("sources", nargs="*", metavar="SOURCE")
+    _common(p, tuning=False)
+    p.add_argument("--theme", default=None, help="theme name (see themes/)")
+    p.set_defaults(func=cmd_tui)
+
+    p = sub.add_parser("demo", help="open the app and play the scripted demo session")
+    p.add_argument("sources", nargs="*", metavar="SOURCE")
+    _common(p, tuning=False)
+    p.add_argument("--theme", default=None)
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("assemble", help="show what the model is sent: tier, budget, listing")
+    p.add_argument("sources", nargs="+", metavar="SOURCE")
+    _common(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_assemble)
+
+    p = sub.add_parser("search", help="run tool_search's BM25 over the deferred tools")
+    p.add_argument("sources", nargs="+", metavar="SOURCE")
+    p.add_argument("--query", "-q", required=True)
+    p.add_argument("--limit", type=int, default=None)
+    _common(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("explain", help="why a tool is visible, deferred or dropped",
+                       usage="toolsearch explain SOURCE... TOOL [options]")
+    p.add_argument("sources_and_tool", nargs="+", metavar="SOURCE... TOOL")
+    _common(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("call", help="send one bridge call (tool_search/tool_describe/tool_call)",
+                       usage="toolsearch call SOURCE... BRIDGE_TOOL ARGS_JSON [options]")
+    p.add_argument("sources_call", nargs="+", metavar="SOURCE... BRIDGE_TOOL ARGS_JSON")
+    _common(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_call)
+
+    p = sub.add_parser("snapshot", help="attach sources and write a catalog file")
+    p.add_argument("sources", nargs="+", metavar="SOURCE")
+    p.add_argument("-o", "--output", required=True, metavar="FILE")
+    p.add_argument("--name", default=None, help="catalog name to record")
+    p.add_argument("--timeout", type=float, default=15.0, metavar="S")
+    p.set_defaults(func=cmd_snapshot)
+
+    p = sub.add_parser("tune", help="preview (and --save) a tools.tool_search change")
+    p.add_argument("source", metavar="SOURCE")
+    _common(p)
+    p.add_argument("--save", action="store_true",
+                   help="write the clamped values into the Hermes config.yaml (backup kept)")
+    p.add_argument("--config", metavar="PATH",
+                   help="the Hermes config.yaml to save into (default: SOURCE)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_tune)
+
+    p = sub.add_parser("samples", help="list the bundled sample catalogs")
+    p.set_defaults(func=cmd_samples)
+
+    from .bench_cli import add_bench_parser
+
+    add_bench_parser(sub, _common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="toolsearch: %(levelname)s: %(message)s")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["tui", *([] if argv is None else list(argv))])
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("toolsearch: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # one clear line, never a traceback
+        from .sources.errors import SourceError
+
+        message = str(exc) if isinstance(exc, CliError | SourceError) else \
+            f"{type(exc).__name__}: {exc}"
+        print(f"toolsearch: error: {message}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
