@@ -69,14 +69,18 @@ async def dispatch_latest(bridge: Bridge, bridge_name: str, args: Mapping[str, A
 # --------------------------------------------------------------------------- shared helpers
 
 
-def string_list(raw: Any, what: str, cap: int, retry: str) -> tuple[list[str], str | None]:
-    """``queries`` / ``names``: a bare string is one item; items stripped, blanks dropped."""
+def string_list(raw: Any, what: str, cap: int, retry: str, *, dedupe: bool = False
+                ) -> tuple[list[str], str | None]:
+    """``queries`` / ``names``: a bare string is one item; items stripped, blanks dropped
+    (and, for names, duplicates dropped before the cap is checked)."""
     if isinstance(raw, str):
         raw = [raw]
     if not isinstance(raw, list | tuple):
         return [], f"{what} is required and must be an array of strings"
     items = [str(x or "").strip() for x in raw]
     items = [x for x in items if x]
+    if dedupe:
+        items = list(dict.fromkeys(items))
     if not items:
         return [], f"{what} is required and must contain at least one non-empty string"
     if len(items) > cap:
@@ -183,10 +187,9 @@ def search(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
 
 def describe(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
     names, error = string_list(args.get("names"), "names", _MAX_DESCRIBE_NAMES_PER_CALL,
-                               "Retry with fewer names per call.")
+                               "Retry with fewer names per call.", dedupe=True)
     if error is not None:
         return _reply(_err(error), "tool_describe", None, "invalid", args)
-    names = list(dict.fromkeys(names))
     session = {def_name(d): d for d in bridge.deferrable_defs}
     tools: dict[str, Any] = {}
     not_found: list[str] = []
