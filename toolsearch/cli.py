@@ -202,7 +202,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     explanation = state.explain(tool)
     if args.json:
         _print_json(explanation.as_json())
-        return 0
+        return 0 if explanation.status != "unknown" else 1
     e = explanation
     print(f"{e.name}: {e.status} (rule {e.rule})")
     print(f"  {e.reason}")

@@ -1,0 +1,166 @@
+"""The CLI through a subprocess, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+CATALOG = {
+    "name": "cli-test",
+    "context_length": 100000,
+    "toolsets": [
+        {"name": "hermes-core", "kind": "core", "tools": [
+            {"name": "terminal", "description": "Run a shell command."}]},
+        {"name": "github", "kind": "mcp", "tools": [
+            {"name": "create_issue", "description": "Open a new issue in a GitHub repository.",
+             "inputSchema": {"type": "object", "properties": {
+                 "repo": {"type": "string"}, "title": {"type": "string"}},
+                 "required": ["repo", "title"]}},
+            {"name": "list_commits", "description": "List commits on a branch.",
+             "inputSchema": {"type": "object", "properties": {"repo": {"type": "string"}}}},
+        ]},
+        {"name": "calendar", "kind": "mcp", "tools": [
+            {"name": "create_event", "description": "Create a calendar event."}]},
+    ],
+}
+
+
+def run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([sys.executable, "-m", "toolsearch", *args], capture_output=True,
+                          text=True, timeout=120)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"exit {proc.returncode}: {proc.stderr}")
+    return proc
+
+
+@pytest.fixture()
+def catalog(tmp_path: Path) -> Path:
+    path = tmp_path / "cat.yaml"
+    path.write_text(yaml.safe_dump(CATALOG), encoding="utf-8")
+    return path
+
+
+def test_assemble_json(catalog: Path) -> None:
+    data = json.loads(run("assemble", str(catalog), "--json").stdout)
+    assert data["activated"] is True
+    assert data["tier"] == 1 and data["listing_form"] == "full"
+    assert data["budget"] == 4000 and data["budget_binding"] == "cap"
+    assert data["visible"] == ["terminal"]
+    assert data["deferred"] == ["mcp__github__create_issue", "mcp__github__list_commits",
+                                "mcp__calendar__create_event"]
+    assert data["deferred_count"] == 3
+    assert data["deferred_tokens_exact"] > 0
+    names = [d["function"]["name"] for d in data["tool_defs"]]
+    assert names == ["terminal", "tool_search", "tool_describe", "tool_call"]
+    assert data["log_line"] == (
+        f"tool_search activated (tier 1): 1 core/visible tools kept, 3 deferred "
+        f"(~{data['deferred_tokens']} tokens), listing full (budget ~4000 tokens)")
+    assert data["listing"].splitlines()[1] == "calendar tools (1):"
+
+
+def test_assemble_set_and_context(catalog: Path) -> None:
+    data = json.loads(run("assemble", str(catalog), "--json", "--context", "8000",
+                          "--set", "threshold_pct=1").stdout)
+    # 1% of 8000 = 80 tokens: the percent leg binds; names-only (~50 tokens) still fits
+    assert data["budget"] == 80 and data["budget_binding"] == "percent"
+    assert data["tier"] == 1 and data["listing_form"] == "names"
+    tiny = json.loads(run("assemble", str(catalog), "--json", "--context", "8000",
+                          "--set", "threshold_pct=0.1").stdout)
+    # 8 tokens: not even the header fits -> tier 2, no listing
+    assert tiny["budget"] == 8 and tiny["tier"] == 2
+    assert tiny["listing_form"] == "none" and tiny["listing"] is None
+    off = json.loads(run("assemble", str(catalog), "--json", "--set", "enabled=off").stdout)
+    assert off["activated"] is False and off["tier"] == 0 and off["log_line"] is None
+    assert len(off["tool_defs"]) == 4
+
+
+def test_search_json_terms_and_fallback(catalog: Path) -> None:
+    data = json.loads(run("search", str(catalog), "--query", "create github issue",
+                          "--json").stdout)
+    first = data["matches"][0]
+    assert first["name"] == "mcp__github__create_issue"
+    assert first["fallback"] is False
+    assert abs(sum(first["terms"].values()) - first["score"]) < 1e-5
+    assert data["total_available"] == 3 and data["profile"] == "seed"
+    fb = json.loads(run("search", str(catalog), "--query", "calend", "--json").stdout)
+    assert [m["name"] for m in fb["matches"]] == ["mcp__calendar__create_event"]
+    assert fb["matches"][0]["fallback"] is True and fb["matches"][0]["score"] == 0.1
+
+
+def test_explain(catalog: Path) -> None:
+    data = json.loads(run("explain", str(catalog), "mcp__github__list_commits", "--json").stdout)
+    assert data["status"] == "deferred" and data["rule"] == "mcp-toolset"
+    assert data["listing_line"] == "- mcp__github__list_commits: List commits on a branch."
+    core = json.loads(run("explain", str(catalog), "terminal", "--json").stdout)
+    assert core["status"] == "visible" and core["rule"] == "core"
+    unknown = run("explain", str(catalog), "nope", "--json", check=False)
+    assert unknown.returncode == 1 and json.loads(unknown.stdout)["status"] == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("args", "outcome", "tool"),
+    [
+        ('{"name": "tool_search"}', "recursion", "tool_search"),
+        ('{"name": "mcp__github__create_issue"}', "missing_args", "mcp__github__create_issue"),
+        ('{"name": "mcp__github__create_issue", "arguments": {"repo": "a", "title": "b"}}', "ok",
+         "mcp__github__create_issue"),
+        ('{"name": "terminal"}', "not_deferrable", "terminal"),
+        ('{"name": "mcp__calendar__create_event"}', "out_of_scope",
+         "mcp__calendar__create_event"),
+    ],
+)
+def test_call_outcomes(catalog: Path, args: str, outcome: str, tool: str) -> None:
+    data = json.loads(run("call", str(catalog), "tool_call", args, "--scope",
+                          "hermes-core,github", "--json").stdout)
+    assert data["activity"]["outcome"] == outcome
+    assert data["activity"]["tool"] == tool
+    assert data["activity"]["bridge"] == "tool_call"
+
+
+def test_call_missing_args_returns_schema(catalog: Path) -> None:
+    data = json.loads(run("call", str(catalog), "tool_call",
+                          '{"name": "mcp__github__create_issue", "arguments": {"repo": "x"}}',
+                          "--json").stdout)
+    assert data["result"]["error"] == (
+        "tool_call to 'mcp__github__create_issue' is missing required argument(s): title. "
+        "The tool was NOT invoked.")
+    assert data["result"]["parameters"]["required"] == ["repo", "title"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["assemble", "does-not-exist.yaml"], "does-not-exist.yaml"),
+        (["assemble", "{catalog}", "--set", "nonsense=1"], "unknown tool_search key"),
+        (["call", "{catalog}", "tool_call", "{not json"], "not valid JSON"),
+        (["call", "{catalog}", "tool_frobnicate", "{}"], "unknown bridge tool"),
+        (["assemble", "{catalog}", "--scope", "nope"], "no toolset named 'nope'"),
+    ],
+)
+def test_errors_are_one_line(catalog: Path, args: list[str], needle: str) -> None:
+    proc = run(*[a.replace("{catalog}", str(catalog)) for a in args], check=False)
+    assert proc.returncode != 0
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0] and "Traceback" not in proc.stderr
+
+
+def test_malformed_entry_warns_and_continues(tmp_path: Path) -> None:
+    bad = dict(CATALOG)
+    bad["toolsets"] = [*CATALOG["toolsets"],
+                       {"name": "broken", "kind": "mcp", "tools": [{"description": "no name"}]}]
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(bad), encoding="utf-8")
+    proc = run("assemble", str(path), "--json")
+    assert "warning" in proc.stderr and "bad.yaml" in proc.stderr
+    assert json.loads(proc.stdout)["deferred_count"] == 3
+
+
+def test_help_lists_commands() -> None:
+    out = run("--help").stdout
+    for command in ("assemble", "search", "explain", "call", "snapshot", "tune", "bench"):
+        assert command in out
