@@ -84,6 +84,23 @@ def raw_defer(value: Any) -> Any:
     return sorted(parsed) if parsed is not None else value
 
 
+def _plain_value(value: Any) -> Any:
+    """Plain Python data from ruamel's round-trip types (quoted strings, ScalarInt, ...)."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, Mapping):
+        return {str(k): _plain_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain_value(v) for v in value]
+    return value
+
+
 def _rt_yaml(text: str) -> tuple[Any, Any]:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
@@ -154,7 +171,7 @@ def _update(data: Any, values: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
         tools["tool_search"] = block
         if legacy_off and "enabled" not in values:
             block["enabled"] = "off"
-    current = {str(k): thaw(v) for k, v in block.items()}
+    current = _plain_value(block)
     changed: dict[str, Any] = {}
     for key, value in clamped_values(values, current).items():
         if key in block and value is not None and _normalised(key, current[key]) == value:
@@ -379,7 +396,7 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
         raise SourceError(f"{shown}: {exc}") from None
     if not changed:
         return SaveResult(shown, None, ())
-    block = {str(k): thaw(v) for k, v in document["tools"]["tool_search"].items()}
+    block = _plain_value(document["tools"]["tool_search"])
     candidates = [_splice(text, original, block, changed, _step(original))]
     buffer = io.StringIO()
     rt.dump(document, buffer)

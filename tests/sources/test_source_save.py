@@ -1,0 +1,205 @@
+"""Safe save of tools.tool_search into a Hermes config.yaml."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+import yaml
+
+from toolsearch.sources import SourceError
+from toolsearch.sources.save import save_tool_search_block
+
+HERMES_CONFIG = """\
+# ~/.hermes/config.yaml -- managed by hand, keep the comments!
+model:
+  default: anthropic/claude-sonnet-4   # main model
+  provider: openrouter
+  context_length: 200000
+
+toolsets:
+    - hermes-cli        # four-space sequences on purpose
+    - web
+
+mcp_servers:
+  github:
+    command: "npx"
+    args: ["-y", "@modelcontextprotocol/server-github"]
+    env:
+      GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_not_a_real_token_123'
+  linear: {url: "https://mcp.linear.app/mcp", headers: {Authorization: "Bearer x"}}
+
+tools:
+  # progressive tool disclosure
+  tool_search:
+    enabled: auto        # auto | on | off
+    threshold_pct: 5     # percent of the context window
+    # listing_max_tokens: 4000   (commented-out default)
+  browser: {headless: true}
+
+terminal:
+  backend: local
+  long: "a very long line that a YAML dumper would be tempted to wrap because it is longer than eighty columns"
+  block: |
+    literal text
+      with indentation
+# trailing comment at the end
+"""
+
+
+def _save(tmp_path: Path, text: str, values: dict, name: str = "config.yaml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path, save_tool_search_block(path, values)
+
+
+def _diff_lines(before: str, after: str) -> list[tuple[str, str]]:
+    import difflib
+
+    out = []
+    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0):
+        if line.startswith(("---", "+++", "@@")):
+            continue
+        out.append((line[0], line[1:]))
+    return out
+
+
+def test_round_trip_changes_only_the_values(tmp_path: Path) -> None:
+    path, result = _save(tmp_path, HERMES_CONFIG, {"threshold_pct": 150, "listing_max_tokens": 3000})
+    after = path.read_text()
+    assert result.changed_keys == ("threshold_pct", "listing_max_tokens")
+    assert result.backup_path == tmp_path / "config.yaml.bak"
+    assert result.backup_path.read_text() == HERMES_CONFIG
+    # Byte-compare the rest: only the changed value line and the new key line differ.
+    assert _diff_lines(HERMES_CONFIG, after) == [
+        ("-", "    threshold_pct: 5     # percent of the context window"),
+        ("+", "    threshold_pct: 100   # percent of the context window"),  # clamped to 100
+        ("+", "    listing_max_tokens: 3000"),
+    ]
+    data = yaml.safe_load(after)
+    assert data["tools"]["tool_search"] == {"enabled": "auto", "threshold_pct": 100,
+                                            "listing_max_tokens": 3000}
+
+
+def test_unchanged_values_write_nothing(tmp_path: Path) -> None:
+    path, result = _save(tmp_path, HERMES_CONFIG, {"enabled": "auto", "threshold_pct": 5.0})
+    assert result.changed_keys == () and result.backup_path is None
+    assert path.read_text() == HERMES_CONFIG
+    assert not (tmp_path / "config.yaml.bak").exists()
+
+
+def test_every_key_is_clamped(tmp_path: Path) -> None:
+    path, _ = _save(tmp_path, HERMES_CONFIG, {
+        "enabled": "yes", "search_default_limit": 99, "max_search_limit": 500,
+        "listing": "bogus", "listing_max_tokens": 5, "defer": ["b", "a"]})
+    block = yaml.safe_load(path.read_text())["tools"]["tool_search"]
+    assert block == {"enabled": "on", "threshold_pct": 5, "search_default_limit": 50,
+                     "max_search_limit": 50, "listing": "auto", "listing_max_tokens": 200,
+                     "defer": ["a", "b"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected_tail"),
+    [
+        ("model: {default: x}\n", "model: {default: x}\n\ntools:\n  tool_search:\n    threshold_pct: 8\n"),
+        ("", "tools:\n  tool_search:\n    threshold_pct: 8\n"),
+        ("tools:\n  browser: {headless: true}\nx: 1\n",
+         "tools:\n  browser: {headless: true}\n  tool_search:\n    threshold_pct: 8\nx: 1\n"),
+        ("tools:\nx: 1\n", "tools:\n  tool_search:\n    threshold_pct: 8\nx: 1\n"),
+        ("tools:\n    tool_search: true   # legacy\nx: 1\n",
+         "tools:\n    tool_search:  # legacy\n        threshold_pct: 8\nx: 1\n"),
+        ("tools:\n  tool_search: {enabled: 'on'}\n",
+         "tools:\n  tool_search:\n    enabled: 'on'\n    threshold_pct: 8\n"),
+    ],
+)
+def test_missing_or_legacy_blocks_are_created(tmp_path: Path, text: str,
+                                              expected_tail: str) -> None:
+    path, result = _save(tmp_path, text, {"threshold_pct": 8})
+    assert result.changed_keys == ("threshold_pct",)
+    assert path.read_text() == expected_tail
+
+
+def test_legacy_false_keeps_its_meaning(tmp_path: Path) -> None:
+    path, _ = _save(tmp_path, "tools:\n  tool_search: false\n", {"threshold_pct": 8})
+    assert yaml.safe_load(path.read_text())["tools"]["tool_search"] == {
+        "enabled": "off", "threshold_pct": 8}
+
+
+def test_new_file_is_created_without_backup(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    result = save_tool_search_block(path, {"listing": "on"})
+    assert result.backup_path is None
+    assert yaml.safe_load(path.read_text()) == {"tools": {"tool_search": {"listing": "on"}}}
+
+
+@pytest.mark.parametrize("text", ["tools: [\n", "a: b: c\n", "key: 'unterminated\n"])
+def test_unparsable_file_is_refused_and_untouched(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(text)
+    with pytest.raises(SourceError, match="config.yaml"):
+        save_tool_search_block(path, {"threshold_pct": 8})
+    assert path.read_text() == text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.yaml"]
+
+
+@pytest.mark.parametrize("text", ["- a\n- b\n", "tools: [a, b]\n", "tools: 3\n"])
+def test_wrong_shapes_are_refused(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(text)
+    with pytest.raises(SourceError):
+        save_tool_search_block(path, {"threshold_pct": 8})
+    assert path.read_text() == text
+
+
+def test_non_utf8_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_bytes(b"model: \xff\xfe\n")
+    with pytest.raises(SourceError, match="UTF-8"):
+        save_tool_search_block(path, {"threshold_pct": 8})
+    assert path.read_bytes() == b"model: \xff\xfe\n"
+
+
+def test_unknown_key_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(HERMES_CONFIG)
+    with pytest.raises(SourceError, match="unknown tool_search key"):
+        save_tool_search_block(path, {"threshold": 8})
+    assert path.read_text() == HERMES_CONFIG
+
+
+def test_mode_is_kept_and_no_temp_files_remain(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(HERMES_CONFIG)
+    os.chmod(path, 0o600)
+    save_tool_search_block(path, {"threshold_pct": 9})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.yaml", "config.yaml.bak"]
+
+
+def test_symlinked_config_is_written_through(tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "hermes.yaml"
+    real.parent.mkdir()
+    real.write_text("tools:\n  tool_search: {}\n")
+    link = tmp_path / "config.yaml"
+    link.symlink_to(real)
+    save_tool_search_block(link, {"threshold_pct": 9})
+    assert link.is_symlink()
+    assert yaml.safe_load(real.read_text())["tools"]["tool_search"] == {"threshold_pct": 9}
+
+
+def test_crlf_and_bom_are_kept(tmp_path: Path) -> None:
+    text = "\ufeffmodel: x\r\ntools:\r\n  tool_search:\r\n    threshold_pct: 5\r\n"
+    path = tmp_path / "config.yaml"
+    path.write_bytes(text.encode("utf-8"))
+    save_tool_search_block(path, {"threshold_pct": 7})
+    assert path.read_bytes() == text.replace("5", "7").encode("utf-8")
+
+
+def test_backup_is_replaced_by_each_save(tmp_path: Path) -> None:
+    path, first = _save(tmp_path, HERMES_CONFIG, {"threshold_pct": 6})
+    middle = path.read_text()
+    second = save_tool_search_block(path, {"threshold_pct": 7})
+    assert first.backup_path == second.backup_path
+    assert second.backup_path is not None and second.backup_path.read_text() == middle
