@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--name", default="paged")
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--http", type=int, default=0)
+    parser.add_argument("--marker", default="", help="ignored; lets tests find the process")
     opts = parser.parse_args(argv)
     if opts.delay:
         time.sleep(opts.delay)

@@ -1,0 +1,178 @@
+"""Live MCP servers through the SDK: stdio, streamable HTTP, paging, failures, cleanup."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from source_helpers import (
+    HTTP_TOKEN,
+    bench_server,
+    processes_with,
+    script_server,
+    wait_until,
+)
+
+from toolsearch.sources import load_sources_async
+from toolsearch.sources.live import ServerConfig, list_server, list_servers
+from toolsearch.toolsets import ToolsetStatus
+
+pytestmark = pytest.mark.live
+
+
+async def test_stdio_server_lists_its_tools(marker: str) -> None:
+    listing = await list_server(script_server("demo", "demo_server", marker=marker))
+    ts = listing.toolset
+    assert ts.status is ToolsetStatus.CONNECTED, ts.error
+    assert [t.name for t in ts.tools] == ["add", "echo", "explode", "has_env"]
+    assert ts.server_version == "3.1.4"
+    add = ts.tools[0]
+    assert add.description == "Add two integers and return the sum."
+    assert set(add.input_schema["properties"]) == {"a", "b"}
+    assert ts.defs[0]["function"]["name"] == "mcp__demo__add"
+    assert wait_until(lambda: not processes_with(marker), 5)
+
+
+async def test_streamable_http_server(http_url: str) -> None:
+    listing = await list_server(ServerConfig("web", transport="http", url=http_url))
+    assert listing.toolset.status is ToolsetStatus.CONNECTED, listing.toolset.error
+    assert [t.name for t in listing.toolset.tools] == ["add", "echo", "explode", "has_env"]
+
+
+async def test_http_headers_are_sent_and_never_shown(http_auth_url: str) -> None:
+    good = ServerConfig("auth", transport="http", url=http_auth_url,
+                        headers={"Authorization": HTTP_TOKEN})
+    bad = ServerConfig("noauth", transport="http", url=http_auth_url,
+                       headers={"Authorization": "Bearer wrong-SECRET-0000"})
+    ok, refused = await list_servers([good, bad], timeout=10)
+    assert ok.toolset.status is ToolsetStatus.CONNECTED, ok.toolset.error
+    assert refused.toolset.status is ToolsetStatus.ERROR
+    assert refused.toolset.error
+    for listing, secret in ((ok, HTTP_TOKEN), (refused, "wrong-SECRET-0000")):
+        ts = listing.toolset
+        for text in (ts.error, ts.origin, repr(ts), *listing.warnings):
+            assert secret not in text and secret.split()[-1] not in text
+
+
+async def test_paging_follows_next_cursor_over_every_page(marker: str) -> None:
+    listing = await list_server(bench_server("pages", "--tools", "95", "--page-size", "10",
+                                             marker=marker))
+    assert listing.toolset.status is ToolsetStatus.CONNECTED, listing.toolset.error
+    names = [t.name for t in listing.toolset.tools]
+    assert len(names) == 95 and len(set(names)) == 95
+    assert names[0].endswith("_0000") and names[-1].endswith("_0094")
+
+
+async def test_include_exclude_filters(marker: str) -> None:
+    config = script_server("demo", "demo_server", marker=marker, exclude=("explode",))
+    listing = await list_server(config)
+    assert [t.name for t in listing.toolset.tools] == ["add", "echo", "has_env"]
+    only = script_server("demo", "demo_server", marker=marker, include=("echo",))
+    assert [t.name for t in (await list_server(only)).toolset.tools] == ["echo"]
+
+
+async def test_failures_are_per_server_and_the_rest_still_load(marker: str) -> None:
+    configs = [
+        script_server("good", "demo_server", marker=marker),
+        script_server("crash", "crash_server", marker=marker),
+        script_server("hang", "hang_server", marker=marker),
+        script_server("garbage", "garbage_server", marker=marker),
+        script_server("badschema", "bad_schema_server", marker=marker),
+        ServerConfig("missing", command="/no/such/mcp-server-binary"),
+        bench_server("paged", "--tools", "30", marker=marker),
+    ]
+    started = time.monotonic()
+    results = {r.toolset.name: r.toolset for r in await list_servers(configs, timeout=3)}
+    elapsed = time.monotonic() - started
+    assert results["good"].status is ToolsetStatus.CONNECTED
+    assert len(results["paged"].tools) == 30
+    errors = {name: ts.error for name, ts in results.items()
+              if ts.status is ToolsetStatus.ERROR}
+    assert set(errors) == {"crash", "hang", "garbage", "badschema", "missing"}
+    assert "closed the connection" in errors["crash"] and "fatal" in errors["crash"]
+    assert errors["hang"] == "no answer within 3 s"
+    assert "non-MCP output" in errors["garbage"] and "Welcome" in errors["garbage"]
+    assert "invalid reply" in errors["badschema"] and "inputSchema" in errors["badschema"]
+    assert "command not found" in errors["missing"]
+    for reason in errors.values():
+        assert "\n" not in reason and len(reason) <= 240
+    # In parallel: bounded by the timeout plus the SDK's shutdown grace, not by the sum.
+    assert elapsed < 3 + 2 + 3
+    assert wait_until(lambda: not processes_with(marker), 5), processes_with(marker)
+
+
+async def test_timeout_kills_a_server_that_ignores_sigterm(marker: str) -> None:
+    config = script_server("stubborn", "hang_server", "--ignore-term", marker=marker)
+    listing = await list_server(config, timeout=1)
+    assert listing.toolset.error == "no answer within 1 s"
+    assert wait_until(lambda: not processes_with(marker), 5), processes_with(marker)
+
+
+async def test_connect_timeout_from_config_wins(marker: str) -> None:
+    config = script_server("slow", "hang_server", marker=marker, connect_timeout=0.5)
+    listing = await list_server(config, timeout=30)
+    assert listing.toolset.error == "no answer within 0.5 s"
+
+
+def test_ctrl_c_stops_every_server(tmp_path: Path, marker: str) -> None:
+    config = tmp_path / "config.yaml"
+    servers = Path(__file__).parent / "servers"
+    config.write_text(textwrap.dedent(f"""\
+        mcp_servers:
+          hang:
+            command: {sys.executable}
+            args: ["{servers / 'hang_server.py'}", "--marker", "{marker}"]
+          demo:
+            command: {sys.executable}
+            args: ["{servers / 'demo_server.py'}", "--marker", "{marker}"]
+        """))
+    code = f"from toolsearch.sources import load_sources; load_sources([{str(config)!r}], timeout=60)"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        assert wait_until(lambda: len(processes_with(marker)) >= 2, 20), "servers never started"
+        time.sleep(0.5)
+        os.kill(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C sends to the CLI
+        _, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode != 0
+    assert b"KeyboardInterrupt" in err
+    assert wait_until(lambda: not processes_with(marker), 5), processes_with(marker)
+
+
+async def test_hermes_config_mixes_good_and_bad_servers(tmp_path: Path, marker: str) -> None:
+    servers = Path(__file__).parent / "servers"
+    config = tmp_path / "config.yaml"
+    config.write_text(textwrap.dedent(f"""\
+        mcp_servers:
+          demo:
+            command: {sys.executable}
+            args: ["{servers / 'demo_server.py'}", "--marker", "{marker}"]
+            env: {{API_TOKEN: "sk-hermes-SECRET-99887766"}}
+          broken:
+            command: {sys.executable}
+            args: ["{servers / 'crash_server.py'}", "--marker", "{marker}"]
+            env: {{API_TOKEN: "sk-hermes-SECRET-99887766"}}
+          skipped:
+            command: /bin/false
+            enabled: false
+        tools:
+          tool_search: {{threshold_pct: 3}}
+        """))
+    ws = await load_sources_async([str(config)], timeout=10)
+    assert [(t.name, t.status.value) for t in ws.toolsets] == [
+        ("demo", "connected"), ("broken", "error")]
+    assert dict(ws.tool_search or {}) == {"threshold_pct": 3}
+    assert ws.origins == (str(config),)
+    broken = ws.toolsets[1]
+    assert "could not authenticate" in broken.error
+    assert "sk-hermes-SECRET-99887766" not in broken.error + broken.origin
+    assert "API_TOKEN=***" in broken.origin
