@@ -26,7 +26,7 @@ _BEARER = re.compile(r"\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{4,}", re.IGNO
 _USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)[^/\s@]+@")
 _KEY_VALUE = re.compile(
     r"(?P<key>[A-Za-z0-9_.-]*(?:token|secret|password|passwd|api[-_]?key|apikey|credential)"
-    r"[A-Za-z0-9_.-]*)(?P<sep>\s*[=:]\s*)(?P<value>\"[^\"]*\"|'[^']*'|[^\s&,;\"'()\[\]{}]+)",
+    r"[A-Za-z0-9_.-]*)(?P<sep>[\"']?\s*[=:]\s*)(?P<value>\"[^\"]*\"|'[^']*'|[^\s&,;\"'()\[\]{}]+)",
     re.IGNORECASE,
 )
 _TOKEN_SHAPES = re.compile(
@@ -35,9 +35,13 @@ _TOKEN_SHAPES = re.compile(
 )
 
 
+_SENSITIVE_EXACT = frozenset({"key", "pass", "pw", "code", "jwt", "sid"})
+
+
 def is_sensitive_name(name: str) -> bool:
     """Whether a header, env var, query parameter or flag name suggests a secret."""
-    return bool(_SENSITIVE_NAME.search(name))
+    bare = name.strip().lstrip("-").lower()
+    return bare in _SENSITIVE_EXACT or bool(_SENSITIVE_NAME.search(name))
 
 
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
