@@ -14,7 +14,7 @@ A *real dump* is one server's ``tools/list`` answer: ``{"server": ..., "tools": 
 Bad input never stops the load. A malformed entry (no name, a non-string name, a schema that
 is not an object, a duplicate name, an unknown kind, huge or undecodable text) is skipped and
 a warning naming the file and the entry goes to ``Workspace.warnings``, e.g.
-``catalog.yaml: toolsets[1].tools[4]: skipped: tool has no name``. Decisions:
+``catalog.yaml: toolsets[1].tools[4] (firecrawl): skipped: tool has no name``. Decisions:
 
 * a description over 64 KiB, a name over 256 characters or a schema over 1 MiB of JSON is
   **skipped** (not truncated: a cut schema or description would mislead the model);
@@ -148,7 +148,8 @@ class _Reader:
             return None, f"{what} name is not valid UTF-8"
         return raw.strip(), ""
 
-    def tool(self, raw: Any, where: str) -> ToolSpec | None:
+    def tool(self, raw: Any, spot: str, owner: str) -> ToolSpec | None:
+        where = f"{spot} ({owner})"
         if not isinstance(raw, Mapping):
             self.warn(where, f"skipped: tool entry is not a mapping (got {_type_name(raw)})")
             return None
@@ -156,7 +157,7 @@ class _Reader:
         if name is None:
             self.warn(where, f"skipped: {why}")
             return None
-        where = f"{where} {name!r}"
+        where = f"{spot} ({owner}/{name})"
         description = raw.get("description")
         if description is None:
             description = ""
@@ -198,16 +199,16 @@ class _Reader:
         own: set[str] = set()
         for i, item in enumerate(raw):
             spot = f"{where}.tools[{i}]"
-            spec = self.tool(item, spot)
+            spec = self.tool(item, spot, shell.name)
             if spec is None:
                 continue
+            named = f"{spot} ({shell.name}/{spec.name})"
             if spec.name in own:
-                self.warn(f"{spot} {spec.name!r}",
-                          f"skipped: duplicate tool name in toolset {shell.name!r}")
+                self.warn(named, "skipped: duplicate tool name in this toolset")
                 continue
             exposed = shell.exposed_name(spec)
             if exposed in taken:
-                self.warn(f"{spot} {spec.name!r}", f"skipped: exposed name {exposed!r} "
+                self.warn(named, f"skipped: exposed name {exposed!r} "
                           f"already belongs to toolset {taken[exposed]!r}")
                 continue
             own.add(spec.name)
@@ -225,7 +226,7 @@ class _Reader:
         if name is None:
             self.warn(where, f"skipped: {why}")
             return None
-        where = f"{where} {name!r}"
+        spot, where = where, f"{where} ({name})"
         kind = raw.get("kind", "mcp")
         kind = kind.strip().lower() if isinstance(kind, str) else kind
         if kind not in KINDS:
@@ -249,7 +250,7 @@ class _Reader:
         error = raw.get("error")
         if error is not None and not isinstance(error, str):
             error = str(error)
-        specs = self.tools(tools, where, shell, taken)
+        specs = self.tools(tools, spot, shell, taken)
         return Toolset(
             name=name, kind=kind, tools=specs,
             status=ToolsetStatus.ERROR if error else ToolsetStatus.SNAPSHOT,

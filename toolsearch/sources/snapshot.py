@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 import yaml
 
 from toolsearch.sources.errors import SourceError
+from toolsearch.sources.redact import redact_text
 from toolsearch.tooldefs import thaw
 from toolsearch.toolsets import Toolset, ToolsetStatus, Workspace
 
@@ -31,19 +31,6 @@ YAML_SUFFIXES: tuple[str, ...] = (".yaml", ".yml")
 JSON_SUFFIXES: tuple[str, ...] = (".json",)
 YAML_WIDTH = 120
 FLOW_MAX_CHARS = 100
-
-_SECRET = re.compile(
-    r"(?i)\b([\w-]*(?:token|secret|password|passwd|api[_-]?key|authorization|bearer)[\w-]*)"
-    r"(\s*[=:]\s*|\s+)(\S+)"
-)
-_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s:@]+(?::[^/\s@]*)?@")
-
-
-def redact(text: str) -> str:
-    """Mask values that look like credentials (``TOKEN=…``, ``Bearer …``, ``user:pw@`` in URLs)."""
-    text = _URL_CREDENTIALS.sub(r"\1***@", text)
-    return _SECRET.sub(lambda m: f"{m.group(1)}{m.group(2)}***", text)
-
 
 # --------------------------------------------------------------------------- document
 
@@ -73,7 +60,7 @@ def _toolset_entry(toolset: Toolset) -> dict[str, Any]:
     if toolset.server_version:
         entry["version"] = toolset.server_version
     if toolset.status is ToolsetStatus.ERROR:
-        entry["error"] = redact(toolset.error) or "error"
+        entry["error"] = redact_text(toolset.error) or "error"
     tools = []
     for tool in toolset.tools:
         item: dict[str, Any] = {"name": tool.name}
