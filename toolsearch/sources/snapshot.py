@@ -45,14 +45,25 @@ class _FlowList(list):  # type: ignore[type-arg]
 
 def _styled(value: Any) -> Any:
     """Small mappings and lists in flow style (one line), bigger ones as blocks."""
-    if isinstance(value, Mapping | list | tuple):
-        plain = thaw(value)
-        if len(json.dumps(plain, ensure_ascii=False)) <= FLOW_MAX_CHARS:
-            return _Flow(plain) if isinstance(plain, dict) else _FlowList(plain)
-        if isinstance(plain, dict):
-            return {k: _styled(v) for k, v in plain.items()}
-        return [_styled(v) for v in plain]
-    return value
+    return _styled_sized(value)[0]
+
+
+def _styled_sized(value: Any) -> tuple[Any, int]:
+    """(styled value, length of its JSON text), computed bottom-up in one pass."""
+    if isinstance(value, Mapping):
+        items = [(str(k), _styled_sized(v)) for k, v in value.items()]
+        size = 2 + sum(len(json.dumps(k, ensure_ascii=False)) + 2 + n for k, (_, n) in items)
+        size += 2 * max(len(items) - 1, 0)
+        if size <= FLOW_MAX_CHARS:
+            return _Flow((k, thaw(v)) for k, (v, _) in items), size
+        return {k: v for k, (v, _) in items}, size
+    if isinstance(value, list | tuple):
+        parts = [_styled_sized(v) for v in value]
+        size = 2 + sum(n for _, n in parts) + 2 * max(len(parts) - 1, 0)
+        if size <= FLOW_MAX_CHARS:
+            return _FlowList(thaw(value)), size
+        return [v for v, _ in parts], size
+    return value, len(json.dumps(value, ensure_ascii=False, default=str))
 
 
 def _toolset_entry(toolset: Toolset) -> dict[str, Any]:
