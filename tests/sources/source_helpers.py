@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from toolsearch.sources.bench_servers import server_command
 from toolsearch.sources.live import ServerConfig
 
 HERE = Path(__file__).resolve().parent
@@ -32,9 +33,8 @@ def script_server(name: str, script: str, *args: str, marker: str = "",
 
 def bench_server(name: str, *args: str, marker: str = "") -> ServerConfig:
     extra = ("--marker", marker) if marker else ()
-    return ServerConfig(name=name, command=sys.executable,
-                        args=("-m", "toolsearch.sources.bench_servers.paged", "--name", name,
-                              *args, *extra))
+    command, argv = server_command("paged", "--name", name, *args, *extra)
+    return ServerConfig(name=name, command=command, args=argv)
 
 
 def processes_with(marker: str) -> list[int]:

@@ -176,3 +176,13 @@ async def test_hermes_config_mixes_good_and_bad_servers(tmp_path: Path, marker: 
     assert "could not authenticate" in broken.error
     assert "sk-hermes-SECRET-99887766" not in broken.error + broken.origin
     assert "API_TOKEN=***" in broken.origin
+
+
+def test_attach_bench_smoke() -> None:
+    from toolsearch.sources.bench_attach import run_attach_bench
+
+    lines: list[str] = []
+    result = run_attach_bench(lines.append, servers=3, tools=120, page_size=50, runs=1)
+    assert result["paged_tools"] == 120 and result["pages"] == 3
+    assert result["parallel_s"] > 0 and result["slowest_alone_s"] > 0
+    assert any(line.startswith("paging:") for line in lines)

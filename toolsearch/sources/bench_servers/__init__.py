@@ -1,6 +1,7 @@
 """Small MCP servers (written with the official SDK) used by the attach benchmark and tests.
 
-Each module is runnable as ``python -m toolsearch.sources.bench_servers.<name> [options]``.
+Each module is a standalone script: ``python <path to module>.py [options]``. Running it by
+path (see :func:`server_command`) keeps the ``toolsearch`` package out of the server.
 """
 
 from __future__ import annotations
@@ -11,6 +12,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def server_command(module: str, *args: str) -> tuple[str, list[str]]:
+def server_command(module: str, *args: str) -> tuple[str, tuple[str, ...]]:
     """``(command, args)`` that starts bench server *module* over stdio."""
-    return sys.executable, ["-m", f"toolsearch.sources.bench_servers.{module}", *args]
+    return sys.executable, (str(HERE / f"{module}.py"), *args)

@@ -1,6 +1,6 @@
 """A lowlevel MCP server that lists N generated tools over pages of a fixed size.
 
-Usage: ``python -m toolsearch.sources.bench_servers.paged [--tools N] [--page-size P]
+Usage: ``python paged.py [--tools N] [--page-size P]
 [--name NAME] [--delay SECONDS] [--http PORT]``. ``--delay`` sleeps before serving
 (a slow start); ``--http`` serves streamable HTTP on 127.0.0.1:PORT instead of stdio.
 """
@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anyio
-import mcp_types as types
-from mcp.server import Server
-from mcp.server.context import ServerRequestContext
-from mcp.server.stdio import stdio_server
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp.server import Server
+    from mcp.server.context import ServerRequestContext
 
 VERBS = ("get", "list", "create", "update", "delete", "search", "sync", "export")
 NOUNS = ("issue", "page", "record", "invoice", "ticket", "user", "file", "report", "job")
 
 
 def make_tools(count: int) -> list[types.Tool]:
+    import mcp_types as types
+
     tools = []
     for i in range(count):
         verb, noun = VERBS[i % len(VERBS)], NOUNS[(i // len(VERBS)) % len(NOUNS)]
@@ -43,6 +44,9 @@ def make_tools(count: int) -> list[types.Tool]:
 
 
 def build_server(name: str, count: int, page_size: int) -> Server[Any]:
+    import mcp_types as types
+    from mcp.server import Server
+
     tools = make_tools(count)
 
     async def list_tools(
@@ -77,7 +81,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--marker", default="", help="ignored; lets tests find the process")
     opts = parser.parse_args(argv)
     if opts.delay:
-        time.sleep(opts.delay)
+        time.sleep(opts.delay)  # a slow start (auth, network, cold cache), before any import
     server = build_server(opts.name, opts.tools, opts.page_size)
     if opts.http:
         import uvicorn
@@ -85,6 +89,9 @@ def main(argv: list[str] | None = None) -> None:
         app = server.streamable_http_app()
         uvicorn.run(app, host="127.0.0.1", port=opts.http, log_level="warning")
         return
+
+    import anyio
+    from mcp.server.stdio import stdio_server
 
     async def run() -> None:
         async with stdio_server() as (read, write):
