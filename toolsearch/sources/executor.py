@@ -9,28 +9,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import anyio
 
+from toolsearch.bridge import ExecutionResult
 from toolsearch.tooldefs import mcp_tool_name, sanitize_part, thaw
 from toolsearch.toolsets import Workspace
 
 from .live import ServerConfig, describe_failure, list_all_tools, open_client
 
+__all__ = ["DEFAULT_CALL_TIMEOUT", "ExecutionResult", "LiveExecutor", "execute_sync",
+           "live_executor", "result_content"]
+
+#: ``ExecutionResult(ok, content, error)`` is the bridge's own type (re-exported here):
+#: ``content`` is JSON-able, the server's structured content when it sent one, otherwise its
+#: text blocks joined by newlines.
 DEFAULT_CALL_TIMEOUT = 60.0
 MAX_TEXT = 200_000
-
-
-@dataclass(frozen=True)
-class ExecutionResult:
-    """What a tool call produced. ``content`` is JSON-able: the server's structured content
-    when it sent one, otherwise its text blocks joined by newlines."""
-
-    ok: bool
-    content: Any = None
-    error: str = ""
 
 
 def _block_text(block: Any) -> str:
