@@ -214,23 +214,35 @@ def ref_search_text(tool_def: Any) -> str:
 # --------------------------------------------------------------------------- §5 BM25
 
 
-def ref_search(defs: list[Any], query: str, limit: int = 5) -> list[tuple[str, float, bool]]:
-    """(name, score, fallback) per hit, straight from REFERENCE §5, stats recomputed here."""
+def ref_documents(defs: list[Any]) -> list[list[str]]:
+    """The token list of every named def (what ``ref_search`` indexes), in order."""
+    return [ref_tokenize(ref_search_text(d)) for d in defs if ref_name(d)]
+
+
+def ref_search(defs: list[Any], query: str, limit: int = 5,
+               docs: list[list[str]] | None = None) -> list[tuple[str, float, bool]]:
+    """(name, score, fallback) per hit, straight from REFERENCE §5, stats recomputed here.
+
+    ``docs`` may pass ``ref_documents(defs)`` in to skip re-tokenising a big catalog.
+    """
     entries = [d for d in defs if ref_name(d)]
     if not entries or limit <= 0:
         return []
     query_tokens = ref_tokenize(query)
     if not query_tokens:
         return []
-    docs = [ref_tokenize(ref_search_text(d)) for d in entries]
+    if docs is None:
+        docs = ref_documents(defs)
     n_docs = len(docs)
     avgdl = sum(len(doc) for doc in docs) / max(n_docs, 1)
+    doc_sets = [set(doc) for doc in docs]
+    df_of = {token: sum(1 for s in doc_sets if token in s) for token in query_tokens}
     k1, b = 1.5, 0.75
     scored: list[tuple[str, float, bool]] = []
     for entry, doc in zip(entries, docs, strict=True):
         score = 0.0
         for token in query_tokens:
-            df = sum(1 for other in docs if token in set(other))
+            df = df_of[token]
             tf = doc.count(token)
             if df == 0 or tf == 0:
                 continue
