@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -132,33 +133,71 @@ def rarest_token(catalog: Catalog, tokens: list[str]) -> str | None:
     return best
 
 
+_NAMES_KEY = "\x00names"  # memo key; query tokens are [a-z0-9]+, so it cannot collide
+
+
+def _exact_index(catalog: Catalog) -> dict[str, tuple[int, ...]]:
+    """Lower-cased name -> doc indexes; memoised on the catalog."""
+    found = catalog.memo.get(_NAMES_KEY)
+    if found is None:
+        index: dict[str, list[int]] = {}
+        for i, entry in enumerate(catalog.entries):
+            index.setdefault(entry.name.lower(), []).append(i)
+        found = {name: tuple(docs) for name, docs in index.items()}
+        catalog.memo[_NAMES_KEY] = found
+    return found
+
+
+def _value_in(pairs: tuple[tuple[int, float], ...], doc: int) -> float | None:
+    """The contribution of ``doc`` in a doc-ordered (doc, value) tuple, or None."""
+    i = bisect_left(pairs, (doc,))
+    if i < len(pairs) and pairs[i][0] == doc:
+        return pairs[i][1]
+    return None
+
+
 def _search_latest(catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
     exact_name = query.strip().lower()
-    exact = {i for i, e in enumerate(catalog.entries) if exact_name and e.name.lower() == exact_name}
+    exact = set(_exact_index(catalog).get(exact_name, ())) if exact_name else set()
     tokens = tokenize(query, "latest")
     admitted: list[int] = []
-    scores: dict[int, float] = {}
+    per_token: dict[str, tuple[tuple[int, float], ...]] = {}
     if tokens:
-        scores = _scores(catalog, tokens)
         gate = rarest_token(catalog, tokens)
         answerable = [t for t in dict.fromkeys(tokens) if catalog.df.get(t, 0) > 0]
+        per_token = {t: _token_contributions(catalog, t) for t in answerable}
         need = 1
         if len(answerable) >= MIN_ANSWERABLE_TERMS_FOR_COVERAGE:
             need = math.ceil(len(answerable) * MIN_QUERY_TERM_COVERAGE)
-        gate_docs = {doc for doc, _ in catalog.postings.get(gate or "", ())}
-        for doc in sorted(gate_docs):
-            covered = sum(1 for t in answerable if catalog.tf(doc, t))
-            if covered >= need:
+        for doc, _tf in catalog.postings.get(gate or "", ()):
+            if need == 1 or sum(
+                1 for t in answerable if _value_in(per_token[t], doc) is not None
+            ) >= need:
                 admitted.append(doc)
-    for doc in exact:
+    for doc in sorted(exact):
         if doc not in admitted:
             admitted.append(doc)
 
-    def score_of(doc: int) -> float:
-        return math.inf if doc in exact else scores.get(doc, 0.0)
+    def terms_of(doc: int) -> tuple[tuple[str, float], ...]:
+        totals: dict[str, float] = {}
+        for tok in tokens:
+            pairs = per_token.get(tok)
+            value = _value_in(pairs, doc) if pairs is not None else None
+            totals[tok] = totals.get(tok, 0.0) + (value or 0.0)
+        return tuple(totals.items())
 
-    ranked = sorted(admitted, key=lambda d: (-score_of(d), d))
+    def bm25_of(doc: int) -> float:
+        # the same float additions, in query-token order, as ``_scores``
+        total = 0.0
+        for tok in tokens:
+            pairs = per_token.get(tok)
+            value = _value_in(pairs, doc) if pairs is not None else None
+            if value is not None:
+                total += value
+        return total
+
+    scores = {doc: math.inf if doc in exact else bm25_of(doc) for doc in admitted}
     return tuple(
-        Hit(catalog.entries[d], score_of(d), _contributions(catalog, d, tokens), exact=d in exact)
-        for d in ranked[:limit]
+        Hit(catalog.entries[d], scores[d], terms_of(d), exact=d in exact)
+        for d in _top(scores, admitted, limit)
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -132,10 +133,9 @@ class Catalog:
         return self.entries[index]
 
     def tf(self, index: int, token: str) -> int:
-        for doc, count in self.postings.get(token, ()):
-            if doc == index:
-                return count
-        return 0
+        postings = self.postings.get(token, ())
+        i = bisect_left(postings, (index,))
+        return postings[i][1] if i < len(postings) and postings[i][0] == index else 0
 
 
 def _index(entries: tuple[CatalogEntry, ...], profile: str) -> Catalog:

@@ -204,3 +204,81 @@ def test_config_latest(caplog):
 ])
 def test_short_description_latest(text, expected):
     assert short_description(text, "latest") == expected
+
+
+# --------------------------------------------------------------------------- naive reference
+
+
+def _naive_latest(catalog, query, limit):
+    """The G3 rules written out plainly: per-doc BM25 loop, gate, floor, exact-name-first."""
+    import math
+
+    from toolsearch.bm25 import B, K1
+
+    entries = catalog.entries
+    n = len(entries)
+    docs = [list(e.tokens) for e in entries]
+    avgdl = sum(len(d) for d in docs) / max(n, 1)
+    df = {}
+    for d in docs:
+        for t in set(d):
+            df[t] = df.get(t, 0) + 1
+    q = tokenize(query, "latest")
+    exact_name = query.strip().lower()
+
+    def idf(t):
+        return math.log(1 + (n - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5))
+
+    gate = None
+    for t in q:
+        if gate is None or idf(t) > idf(gate):
+            gate = t
+    answerable = [t for t in dict.fromkeys(q) if df.get(t, 0) > 0]
+    need = math.ceil(len(answerable) * 0.5) if len(answerable) >= 4 else 1
+    out = []
+    for i, d in enumerate(docs):
+        if exact_name and entries[i].name.lower() == exact_name:
+            out.append((math.inf, i))
+            continue
+        if not q or gate not in d or sum(1 for t in answerable if t in d) < need:
+            continue
+        score = 0.0
+        for t in q:
+            tf = d.count(t)
+            if df.get(t, 0) and tf:
+                score += idf(t) * tf * (K1 + 1) / (
+                    tf + K1 * (1 - B + B * len(d) / max(avgdl, 1.0)))
+        out.append((score, i))
+    out.sort(key=lambda p: (-p[0], p[1]))
+    return [(entries[i].name, s) for s, i in out[:limit]]
+
+
+WORDS = ["issue", "issues", "create", "list", "file", "github", "repo", "message", "post",
+         "run", "shell", "code", "zzz", "the", "a", "read"]
+
+
+def test_latest_matches_naive_reference():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    defs = [*GITHUB, *FLOOR,
+            make_def("mcp__gitlab__create_issue", "Create an issue on GitLab.", _obj("project")),
+            make_def("read_the_file", "Read the file, the whole file.")]
+    reg = {**GITHUB_REG.toolsets, **FLOOR_REG.toolsets, "mcp__gitlab__create_issue":
+           "mcp-gitlab", "read_the_file": "files"}
+    catalog = build_catalog(defs, reg, "latest")
+    all_names = [d["function"]["name"] for d in defs]
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.one_of(
+        st.lists(st.sampled_from(WORDS), max_size=7).map(" ".join),
+        st.sampled_from(all_names).map(lambda s: f" {s.upper()} "),
+    ), st.integers(1, 20))
+    def check(query, limit):
+        got = [(h.name, h.score) for h in search_catalog(catalog, query, limit)]
+        assert got == _naive_latest(catalog, query, limit)
+        for hit in search_catalog(catalog, query, limit):
+            if not hit.exact:
+                assert sum(v for _, v in hit.terms) == pytest.approx(hit.score)
+
+    check()
