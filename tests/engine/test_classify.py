@@ -194,9 +194,9 @@ def test_classify_splits_preserving_order_and_drops_bridges():
                                         "mcp__github__create_issue"]
     assert names(result.dropped) == ["tool_search", "tool_call"]
     assert [d.name for d in result.decisions] == names(defs)
-    # the very same objects are passed through
-    assert result.visible[0] is defs[1]
-    assert result.deferrable[0] is defs[0]
+    # the defs are passed through unchanged
+    assert result.visible[0] == defs[1]
+    assert result.deferrable[0] == defs[0]
 
 
 def test_classify_unpacks_as_visible_and_deferrable():
