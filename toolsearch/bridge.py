@@ -204,7 +204,7 @@ def clamp_limit(value: Any, config: ToolSearchConfig) -> int:
         return config.search_default_limit
     try:
         limit = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # inf: unparseable, never a crash
         return config.search_default_limit
     return max(1, min(config.max_search_limit, limit))
 
