@@ -1,0 +1,1 @@
+"""The toolsearch Textual app (imports the engine; the engine never imports this)."""

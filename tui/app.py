@@ -1,0 +1,440 @@
+"""The toolsearch app: state and routing only.
+
+State lives here as reactives holding immutable values (the :class:`SessionState`, exact
+counts, search results, activity); panes are bound one way with ``data_bind`` and talk back
+only through messages. Heavy work runs in workers (STYLE §3, §5).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.worker import get_current_worker
+
+from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
+from toolsearch.session import SessionState
+from toolsearch.toolsets import Workspace
+
+from . import services
+from .activity import ActivityEntry, reply_note
+from .commands import TABS, ToolSearchCommands
+from .demo import plan_demo
+from .messages import (
+    ActivityLogged,
+    ExactCountsReady,
+    SaveRequested,
+    SearchCompleted,
+    WorkspaceFailed,
+    WorkspaceLoaded,
+)
+from .screens.call import CallScreen
+from .screens.save import SavePathScreen
+from .search_view import SearchView, search_view
+from .themes import DEFAULT_THEME, load_themes, slot_defaults
+from .view import ExactCounts, exact_counts
+from .widgets.feed import ActivityFeed
+from .widgets.gauges import GaugesPane
+from .widgets.listing import ListingPane
+from .widgets.search import SearchPane
+from .widgets.servers import ServersPane
+from .widgets.tools import ToolsPane
+from .widgets.tuning import TuningPane
+
+MAX_ACTIVITY = 500
+EXACT_DELAY = 0.3
+NARROW = 100
+
+
+class ToolSearchApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "toolsearch"
+    COMMANDS = App.COMMANDS | {ToolSearchCommands}
+    BINDINGS = [
+        *(Binding(str(i), f"show_tab('{key}')", title, show=False, id=f"view.{key}")
+          for i, (key, title) in enumerate(TABS, start=1)),
+        Binding("ctrl+e", "call", "Call", id="feed.call"),
+        Binding("ctrl+d", "demo", "Demo", id="demo.play"),
+        Binding("ctrl+s", "save", "Save", id="tuning.save"),
+    ]
+
+    session: reactive[SessionState | None] = reactive(None, init=False)
+    exact: reactive[ExactCounts | None] = reactive(None, init=False)
+    search: reactive[SearchView | None] = reactive(None, init=False)
+    activity: reactive[tuple[ActivityEntry, ...]] = reactive((), init=False)
+    save_target: reactive[str] = reactive("", init=False)
+    demo_running: reactive[bool] = reactive(False, bindings=True)
+
+    def __init__(self, sources: Sequence[str] = (), *, workspace: Workspace | None = None,
+                 context: int | None = None, profile: str = "seed", theme: str | None = None,
+                 clock: Callable[[], float] = time.perf_counter, demo: bool = False,
+                 demo_delay: float = 0.9, executor: Executor | None = None,
+                 themes_folder: Path | None = None, exact: bool = True) -> None:
+        super().__init__()
+        self.sources = tuple(sources)
+        self.clock = clock
+        self.demo_delay = demo_delay
+        self._start_demo = demo
+        self._context_length = context
+        self._profile = profile
+        self._executor = executor
+        self._exact_enabled = exact
+        self._exact_timer: Any = None
+        self._seq = 0
+        self._initial: SessionState | None = None
+        self._query: tuple[str, bool] = ("", False)
+        self.startup_notes: list[str] = []
+        loaded = load_themes(themes_folder)
+        for t in loaded.themes:
+            self.register_theme(t)
+        self.startup_notes.extend(loaded.errors)
+        wanted = theme or DEFAULT_THEME
+        if self.get_theme(wanted) is None:
+            self.startup_notes.append(f"unknown theme {wanted!r}; using {DEFAULT_THEME}")
+            wanted = DEFAULT_THEME if self.get_theme(DEFAULT_THEME) else "textual-dark"
+        self.theme = wanted
+        if workspace is not None:
+            self._install(workspace, quiet=True)
+
+    # -- layout ----------------------------------------------------------------------
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return slot_defaults(self.current_theme)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield GaugesPane(id="gauges").data_bind(session=ToolSearchApp.session,
+                                                exact=ToolSearchApp.exact)
+        with TabbedContent(id="main-tabs"):
+            for i, (key, title) in enumerate(TABS, start=1):
+                with TabPane(f"{i} {title}", id=f"tab-{key}"):
+                    yield from self._pane(key)
+        yield Footer()
+
+    def _pane(self, key: str) -> ComposeResult:
+        app = ToolSearchApp
+        if key == "servers":
+            yield ServersPane(id="servers").data_bind(session=app.session, exact=app.exact)
+        elif key == "tools":
+            yield ToolsPane(id="tools").data_bind(session=app.session)
+        elif key == "listing":
+            yield ListingPane(id="listing").data_bind(session=app.session)
+        elif key == "search":
+            yield SearchPane(id="search").data_bind(result=app.search)
+        elif key == "activity":
+            yield ActivityFeed(id="feed").data_bind(activity=app.activity)
+        else:
+            yield TuningPane(id="tuning").data_bind(session=app.session,
+                                                    save_target=app.save_target)
+
+    def on_mount(self) -> None:
+        for note in self.startup_notes:
+            self.notify(note, title="Themes", severity="warning", timeout=8)
+        if self.session is None:
+            self.sub_title = "loading sources\u2026"
+            self.run_worker(self._load(), group="load", exclusive=True, exit_on_error=False,
+                            description="load sources")
+        else:
+            self.watch_session(self.session)
+            self._after_install()
+
+    def on_resize(self) -> None:
+        self.screen.set_class(0 < self.size.width < NARROW, "-narrow")
+
+    # -- loading ---------------------------------------------------------------------
+
+    async def _load(self) -> None:
+        try:
+            workspace = await services.load_workspace(self.sources)
+        except Exception as exc:  # a source that cannot be read: one clear line
+            self.post_message(WorkspaceFailed(str(exc) or type(exc).__name__))
+            return
+        self.post_message(WorkspaceLoaded(workspace))
+
+    @on(WorkspaceLoaded)
+    def _loaded(self, message: WorkspaceLoaded) -> None:
+        if self._executor is None:
+            self._executor = services.make_executor(self.sources, message.workspace)
+        self._install(message.workspace)
+        self._after_install()
+
+    @on(WorkspaceFailed)
+    def _failed(self, message: WorkspaceFailed) -> None:
+        self.sub_title = "no sources loaded"
+        self.notify(message.error, title="Could not load sources", severity="error", timeout=30)
+        self._install(Workspace(name="(nothing loaded)"))
+
+    def _install(self, workspace: Workspace, *, quiet: bool = False) -> None:
+        state = SessionState.from_workspace(workspace, profile=self._profile,
+                                            context_length=self._context_length)
+        self._initial = state
+        target = services.hermes_target(self.sources)
+        if quiet:  # in __init__: no watcher may run before the app is running
+            self.set_reactive(ToolSearchApp.session, state)
+            self.set_reactive(ToolSearchApp.save_target, str(target) if target else "")
+            return
+        self.session = state
+        self.save_target = str(target) if target else ""
+
+    def _after_install(self) -> None:
+        session = self.session
+        if session is not None and session.workspace.warnings:
+            count = len(session.workspace.warnings)
+            self.notify("\n".join(session.workspace.warnings[:5]) +
+                        (f"\n\u2026 and {count - 5} more" if count > 5 else ""),
+                        title=f"{count} source warning(s)", severity="warning", timeout=10)
+        if self._start_demo:
+            self._start_demo = False
+            self.action_demo()
+
+    # -- the session and what follows from it ------------------------------------------
+
+    def watch_session(self, session: SessionState | None) -> None:
+        if session is None:
+            return
+        a = session.assembly
+        self.sub_title = (f"{session.workspace.name or 'workspace'} \u00b7 tier {a.tier} "
+                          f"\u00b7 {session.config.profile}")
+        if self._exact_enabled:
+            if self._exact_timer is not None:
+                self._exact_timer.stop()
+            self._exact_timer = self.set_timer(EXACT_DELAY, self._count_exact)
+        if self._query[0]:
+            self._run_search(*self._query)
+
+    def _count_exact(self) -> None:
+        if self.session is not None:
+            self._exact_worker(self.session)
+
+    @work(thread=True, exclusive=True, group="exact", exit_on_error=False,
+          description="exact token counts")
+    def _exact_worker(self, session: SessionState) -> None:
+        counts = exact_counts(session, id(session))
+        if not get_current_worker().is_cancelled:
+            self.post_message(ExactCountsReady(counts))
+
+    @on(ExactCountsReady)
+    def _exact_ready(self, message: ExactCountsReady) -> None:
+        if self.session is not None and message.counts.session_key == id(self.session):
+            self.exact = message.counts
+
+    def change(self, state: SessionState) -> None:
+        """Replace the session with a new immutable state: every pane recomputes."""
+        self.session = state
+
+    @on(ServersPane.AttachToggled)
+    def _attach(self, message: ServersPane.AttachToggled) -> None:
+        self.action_toggle_attached(message.toolset)
+
+    @on(ServersPane.ScopeToggled)
+    def _scope(self, message: ServersPane.ScopeToggled) -> None:
+        self.action_toggle_scope(message.toolset)
+
+    @on(TuningPane.ValueChanged)
+    def _tuned(self, message: TuningPane.ValueChanged) -> None:
+        if self.session is not None:
+            self.change(self.session.with_config(**{message.key: message.value}))
+
+    @on(TuningPane.ContextChanged)
+    def _context_changed(self, message: TuningPane.ContextChanged) -> None:
+        if self.session is not None and message.context_length != self.session.context_length:
+            self.change(self.session.with_context(message.context_length))
+
+    @on(TuningPane.ProfileChanged)
+    def _profile_changed(self, message: TuningPane.ProfileChanged) -> None:
+        self.action_set_profile(message.profile)
+
+    @on(TuningPane.ResetRequested)
+    def _reset(self, message: TuningPane.ResetRequested) -> None:
+        self.action_reset_tuning()
+
+    # -- search ----------------------------------------------------------------------
+
+    @on(SearchPane.QuerySubmitted)
+    def _query_submitted(self, message: SearchPane.QuerySubmitted) -> None:
+        self._query = (message.query, message.compare)
+        self._run_search(message.query, message.compare)
+
+    def _run_search(self, query: str, compare: bool) -> None:
+        if self.session is not None:
+            self._search_worker(self.session, query, compare)
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False,
+          description="tool_search")
+    def _search_worker(self, session: SessionState, query: str, compare: bool) -> None:
+        result = search_view(session, query, compare, id(session))
+        if not get_current_worker().is_cancelled:
+            self.post_message(SearchCompleted(result))
+
+    @on(SearchCompleted)
+    def _search_done(self, message: SearchCompleted) -> None:
+        self.search = message.result
+
+    # -- bridge calls and the feed -------------------------------------------------------
+
+    def bridge(self, session: SessionState | None = None, executor: Executor | None = None
+               ) -> Bridge:
+        state = session or self.session
+        assert state is not None
+        return Bridge.create(state.session_defs, state.registry, state.config,
+                             executor or self._executor or DryRunExecutor(), clock=self.clock)
+
+    async def dispatch(self, bridge_name: str, args: dict[str, Any]) -> BridgeReply:
+        """Run one bridge call on the current session and log it (the Call dialog's path)."""
+        reply = await self.bridge().dispatch(bridge_name, args)
+        self.post_message(ActivityLogged(reply.activity, reply, reply_note(reply)))
+        return reply
+
+    @on(ActivityLogged)
+    def _logged(self, message: ActivityLogged) -> None:
+        self._seq += 1
+        result = message.reply.result if message.reply else None
+        entry = ActivityEntry(self._seq, message.event, message.note, result)
+        self.activity = (*self.activity[-(MAX_ACTIVITY - 1):], entry)
+
+    async def _play_demo(self) -> None:
+        session = self.session
+        steps = plan_demo(session) if session is not None else ()
+        if session is None or not steps:
+            self.notify("Nothing is deferred in this session, so there is nothing to demo.",
+                        severity="warning")
+            self.demo_running = False
+            return
+        executor = DryRunExecutor()
+        try:
+            for number, step in enumerate(steps, start=1):
+                state = session if step.scope is None else session.with_scope(step.scope)
+                reply = await self.bridge(state, executor).dispatch(step.bridge, dict(step.args))
+                note = f"demo {number}/{len(steps)}: {step.title} \u2014 {reply_note(reply)}"
+                self.post_message(ActivityLogged(reply.activity, reply, note))
+                await asyncio.sleep(self.demo_delay)
+        finally:
+            self.demo_running = False
+
+    # -- actions (keys, footer and palette share these) ---------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "demo" and self.demo_running:
+            return None
+        return True
+
+    def action_show_tab(self, key: str) -> None:
+        self.query_one("#main-tabs", TabbedContent).active = f"tab-{key}"
+
+    def action_show_listing(self, form: str) -> None:
+        self.action_show_tab("listing")
+        self.query_one(ListingPane).show_form(form)
+
+    def action_focus_search(self) -> None:
+        self.action_show_tab("search")
+        self.query_one(SearchPane).action_focus_query()
+
+    def action_compare_profiles(self) -> None:
+        self.action_show_tab("search")
+        self.query_one(SearchPane).action_toggle_compare()
+
+    def action_focus_tool_filter(self) -> None:
+        self.action_show_tab("tools")
+        self.query_one(ToolsPane).action_focus_filter()
+
+    def action_toggle_attached(self, name: str) -> None:
+        if self.session is not None:
+            self.change(self.session.toggled(name))
+
+    def action_toggle_scope(self, name: str) -> None:
+        if self.session is not None:
+            self.change(self.session.scope_toggled(name))
+
+    def action_reset_scope(self) -> None:
+        if self.session is not None:
+            self.change(self.session.with_scope(None))
+
+    def action_set_profile(self, profile: str) -> None:
+        if self.session is not None and profile != self.session.config.profile:
+            self.change(self.session.with_profile(profile))
+
+    def action_set_enabled(self, value: str) -> None:
+        if self.session is not None:
+            self.change(self.session.with_config(enabled=value))
+
+    def action_reset_tuning(self) -> None:
+        if self.session is not None and self._initial is not None:
+            self.change(replace(self.session, config=self._initial.config,
+                                context_length=self._initial.context_length))
+
+    def action_call(self) -> None:
+        if self.session is None:
+            return
+        name = self.query_one(ToolsPane).highlighted_name() or ""
+        self.push_screen(CallScreen(self.dispatch, bridge="tool_describe", name=name))
+
+    def action_clear_feed(self) -> None:
+        self.activity = ()
+
+    def action_demo(self) -> None:
+        if self.demo_running or self.session is None:
+            return
+        self.demo_running = True
+        self.action_show_tab("activity")
+        self.run_worker(self._play_demo(), group="demo", exclusive=True, exit_on_error=False,
+                        description="scripted demo")
+
+    def action_save(self) -> None:
+        self.post_message(SaveRequested())
+
+    @on(SaveRequested)
+    def _save_requested(self, message: SaveRequested) -> None:
+        target = message.path or self.save_target
+        if target:
+            self._save(Path(target))
+            return
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self._save(Path(path).expanduser())
+
+        self.push_screen(SavePathScreen(str(Path.cwd() / "config.yaml")), chosen)
+
+    def _save(self, path: Path) -> None:
+        if self.session is None:
+            return
+        values = self.session.config.to_raw()
+        self._save_worker(path, values)
+
+    @work(thread=True, group="save", exit_on_error=False, description="save config")
+    def _save_worker(self, path: Path, values: dict[str, Any]) -> None:
+        try:
+            outcome = services.save_block(path, values)
+        except Exception as exc:
+            self.call_from_thread(self.notify, str(exc), title="Not saved", severity="error",
+                                  timeout=15)
+            return
+        self.call_from_thread(self._saved, outcome)
+
+    def _saved(self, outcome: services.SaveOutcome) -> None:
+        self.last_save = outcome
+        self.save_target = str(outcome.path)
+        self.notify(outcome.message(), title="Saved", timeout=15)
+
+
+def run_app(sources: list[str], *, context: int | None, profile: str,
+            theme: str | None) -> None:
+    """Open the app on SOURCEs (the sample ``seed-demo`` when none are given)."""
+    ToolSearchApp(sources or [services.DEFAULT_SOURCE], context=context, profile=profile,
+                  theme=theme).run()
+
+
+def run_demo(sources: list[str] | None = None, *, context: int | None = None,
+             profile: str = "seed", theme: str | None = None) -> None:
+    """Open the app and play the scripted demo through the activity feed at once."""
+    ToolSearchApp(sources or [services.DEFAULT_SOURCE], context=context, profile=profile,
+                  theme=theme, demo=True).run()

@@ -1,0 +1,82 @@
+"""Command palette: every action as "Area: verb phrase", offered only when it makes sense."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from .app import ToolSearchApp
+
+TABS: tuple[tuple[str, str], ...] = (
+    ("servers", "Servers"), ("tools", "Tools"), ("listing", "Listing"), ("search", "Search"),
+    ("activity", "Activity"), ("tuning", "Tuning"),
+)
+
+
+def palette_entries(app: ToolSearchApp) -> list[tuple[str, str, str]]:
+    """(title, action, help) for the current state."""
+    entries: list[tuple[str, str, str]] = [
+        (f"View: show {title}", f"show_tab('{key}')", f"Switch to the {title} tab")
+        for key, title in TABS
+    ]
+    entries += [
+        ("Listing: show Full", "show_listing('full')", "Every server, one line per tool"),
+        ("Listing: show Names", "show_listing('names')", "Every server, names only"),
+        ("Listing: show Summary", "show_listing('summary')", "One summary line per server"),
+        ("Listing: show Sent", "show_listing('sent')",
+         "The exact tool_search description the model receives"),
+        ("Search: focus query", "focus_search", "Type a tool_search query"),
+        ("Search: compare seed and latest", "compare_profiles",
+         "Show both profiles' hits side by side"),
+        ("Tools: filter", "focus_tool_filter", "Filter the tools table"),
+        ("Feed: call a bridge tool", "call", "Send tool_search/tool_describe/tool_call by hand"),
+        ("Feed: clear", "clear_feed", "Forget the activity shown so far"),
+        ("Tuning: save to Hermes config", "save", "Write tools.tool_search (with a backup)"),
+        ("Tuning: reset to loaded values", "reset_tuning", "Back to the loaded config"),
+    ]
+    if not app.demo_running:
+        entries.append(("Demo: play scripted session", "demo",
+                        "search, describe, blind call, scope, recursion, success"))
+    session = app.session
+    if session is not None:
+        other = "latest" if session.config.profile == "seed" else "seed"
+        entries.append((f"Tuning: switch profile to {other}", f"set_profile('{other}')",
+                        "Retrieval and classification of that Hermes generation"))
+        enabled = session.config.enabled
+        entries.append(("Tuning: turn tool search off" if enabled != "off" else
+                        "Tuning: turn tool search on",
+                        f"set_enabled('{'off' if enabled != 'off' else 'on'}')",
+                        "tools.tool_search.enabled"))
+        for ts in session.workspace.toolsets:
+            verb = "re-attach" if ts.name in session.detached else "detach"
+            entries.append((f"Servers: {verb} {ts.name}", f"toggle_attached({ts.name!r})",
+                            f"{ts.kind} toolset, {len(ts.tools)} tools"))
+            scope = "bring into scope" if not session.in_scope(ts.name) else "take out of scope"
+            entries.append((f"Servers: {scope} {ts.name}", f"toggle_scope({ts.name!r})",
+                            "Session scope: the bridge never reaches outside it"))
+        if session.scope is not None:
+            entries.append(("Servers: reset scope to every server", "reset_scope",
+                            "Every attached toolset is in scope"))
+    return entries
+
+
+class ToolSearchCommands(Provider):
+    """The app's own commands (the system commands stay: ``App.COMMANDS | {this}``)."""
+
+    def _runner(self, action: str) -> Callable[[], object]:
+        return partial(self.app.run_action, action)
+
+    async def discover(self) -> Hits:
+        for title, action, help_text in palette_entries(self.app):  # type: ignore[arg-type]
+            yield DiscoveryHit(title, self._runner(action), help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, action, help_text in palette_entries(self.app):  # type: ignore[arg-type]
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), self._runner(action), help=help_text)

@@ -1,0 +1,72 @@
+"""Messages that cross panes or come from workers (STYLE §4): noun + past participle.
+
+A pane's own events live on the pane (``ServersPane.AttachToggled``); requests end in
+``Requested``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from toolsearch.bridge import ActivityEvent, BridgeReply
+from toolsearch.toolsets import Workspace
+
+from .search_view import SearchView
+from .view import ExactCounts
+
+
+@dataclass
+class WorkspaceLoaded(Message):
+    """A loader worker finished: the merged workspace of every SOURCE."""
+
+    workspace: Workspace
+
+
+@dataclass
+class WorkspaceFailed(Message):
+    """A loader worker failed: one line saying why."""
+
+    error: str
+
+
+@dataclass
+class ExactCountsReady(Message):
+    """Exact (cl100k_base) token counts for the session with ``counts.session_key``."""
+
+    counts: ExactCounts
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, ExactCountsReady)
+
+
+@dataclass
+class SearchCompleted(Message):
+    """A search worker finished (seed, and latest when comparing)."""
+
+    result: SearchView
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, SearchCompleted)
+
+
+@dataclass
+class ActivityLogged(Message):
+    """One bridge call resolved to its underlying tool, with the reply the model got."""
+
+    event: ActivityEvent
+    reply: BridgeReply | None = None
+    note: str = ""
+
+
+@dataclass
+class SaveRequested(Message):
+    """Save the tuning into a Hermes config (``path`` None: the loaded config, or ask)."""
+
+    path: str | None = None
+
+
+@dataclass
+class DemoRequested(Message):
+    """Play the scripted demo through the activity feed."""

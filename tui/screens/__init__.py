@@ -1,0 +1,1 @@
+"""Modal screens: the Call dialog and the save-path prompt."""

@@ -1,0 +1,146 @@
+"""The Call dialog: send ``tool_search`` / ``tool_describe`` / ``tool_call`` by hand.
+
+The dialog builds the bridge arguments and hands them to a dispatcher (the app's), which runs
+them through the session's bridge (live servers execute for real), logs the activity and
+returns the reply; the exact result object the model would receive is shown here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
+
+from toolsearch.bridge import BridgeReply
+from toolsearch.tooldefs import thaw
+
+Dispatcher = Callable[[str, dict[str, Any]], Awaitable[BridgeReply]]
+BRIDGES = ("tool_search", "tool_describe", "tool_call")
+
+
+def build_args(bridge: str, name: str, arguments: str, limit: str) -> dict[str, Any]:
+    """The bridge's argument object from the dialog's fields (ValueError if malformed)."""
+    if bridge == "tool_search":
+        args: dict[str, Any] = {"query": name}
+        if limit.strip():
+            args["limit"] = int(limit)
+        return args
+    if bridge == "tool_describe":
+        return {"name": name}
+    args = {"name": name}
+    if arguments.strip():
+        parsed = json.loads(arguments)
+        if not isinstance(parsed, dict):
+            raise ValueError("arguments must be a JSON object")
+        args["arguments"] = parsed
+    return args
+
+
+class CallScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    CallScreen { align: center middle; }
+    CallScreen #call-box { width: 90%; max-width: 110; height: 90%; padding: 0 1;
+                           border: thick $primary; background: $surface; }
+    CallScreen .call-row { height: auto; }
+    CallScreen .call-label { width: 12; padding: 0 1 0 0; }
+    CallScreen #call-bridge { width: 20; }
+    CallScreen #call-name { width: 1fr; }
+    CallScreen #call-limit { width: 8; }
+    CallScreen #call-args { height: 5; }
+    CallScreen #call-result { height: 1fr; }
+    CallScreen #call-status { height: auto; }
+    CallScreen #call-buttons { height: auto; }
+    CallScreen #call-buttons Button { margin-right: 2; }
+    """
+    BINDINGS = [
+        Binding("escape", "dismiss_dialog", "Close", id="call.close"),
+        Binding("ctrl+enter,ctrl+j", "send", "Send", id="call.send"),
+    ]
+
+    def __init__(self, dispatch: Dispatcher, *, bridge: str = "tool_describe",
+                 name: str = "", arguments: str = "") -> None:
+        super().__init__()
+        self._dispatch = dispatch
+        self._bridge = bridge if bridge in BRIDGES else "tool_describe"
+        self._tool_name = name
+        self._arguments = arguments
+        self.last_reply: BridgeReply | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="call-box"):
+            yield Static("Call a bridge tool by hand \u00b7 Esc closes \u00b7 Ctrl+Enter sends",
+                         markup=False)
+            with Horizontal(classes="call-row"):
+                yield Label("bridge", classes="call-label")
+                yield Select([(b, b) for b in BRIDGES], value=self._bridge, allow_blank=False,
+                             id="call-bridge", compact=True)
+                yield Label(" limit", classes="call-label")
+                yield Input(id="call-limit", type="integer", compact=True)
+            with Horizontal(classes="call-row"):
+                yield Label("name/query", classes="call-label")
+                yield Input(self._tool_name, id="call-name", compact=True,
+                            placeholder="tool name (describe/call) or query (search)")
+            yield Label("arguments (JSON object, tool_call only)")
+            yield TextArea(self._arguments, id="call-args", language=None)
+            with Horizontal(id="call-buttons"):
+                yield Button("Send", id="call-send", variant="primary", compact=True)
+                yield Button("Close", id="call-close", compact=True)
+            yield Static("", id="call-status", markup=False)
+            yield TextArea("", id="call-result", read_only=True, language=None)
+
+    def on_mount(self) -> None:
+        self.query_one("#call-name", Input).focus()
+
+    @on(Button.Pressed, "#call-send")
+    def _send_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_send()
+
+    @on(Button.Pressed, "#call-close")
+    def _close_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    @on(Input.Submitted, "#call-name")
+    def _name_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_send()
+
+    def action_dismiss_dialog(self) -> None:
+        self.dismiss(None)
+
+    def action_send(self) -> None:
+        bridge = str(self.query_one("#call-bridge", Select).value)
+        name = self.query_one("#call-name", Input).value.strip()
+        arguments = self.query_one("#call-args", TextArea).text
+        limit = self.query_one("#call-limit", Input).value
+        status = self.query_one("#call-status", Static)
+        try:
+            args = build_args(bridge, name, arguments, limit)
+        except ValueError as exc:
+            status.update(f"\u2716 not sent: {exc}")
+            return
+        status.update(f"\u2026 sending {bridge}")
+        self.run_worker(self._send(bridge, args), group="call", exclusive=True,
+                        exit_on_error=False, description=f"call {bridge}")
+
+    async def _send(self, bridge: str, args: dict[str, Any]) -> None:
+        try:
+            reply = await self._dispatch(bridge, args)
+        except Exception as exc:  # shown, never fatal
+            self.query_one("#call-status", Static).update(f"\u2716 failed: {exc}")
+            return
+        self.last_reply = reply
+        event = reply.activity
+        self.query_one("#call-status", Static).update(
+            f"{event.outcome} \u00b7 {event.headline()} \u00b7 {event.ms:.1f} ms "
+            "\u00b7 the model receives:")
+        text = json.dumps(thaw(reply.result), indent=2, ensure_ascii=False, default=str)
+        self.query_one("#call-result", TextArea).load_text(text)

@@ -1,0 +1,57 @@
+"""Ask where to save when no Hermes ``config.yaml`` was among the sources."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+EXPLAIN = (
+    "No Hermes config.yaml was loaded, so there is no file to update in place.\n"
+    "Enter a path. An existing Hermes config.yaml is updated in place: only tools.tool_search "
+    "changes, every other key and comment is kept, and the old file is kept as <path>.bak.\n"
+    "A path that does not exist yet becomes a new config.yaml holding just the "
+    "tools.tool_search block."
+)
+
+
+class SavePathScreen(ModalScreen[str | None]):
+    DEFAULT_CSS = """
+    SavePathScreen { align: center middle; }
+    SavePathScreen #save-box { width: 80%; max-width: 100; height: auto; padding: 1 2;
+                               border: thick $primary; background: $surface; }
+    SavePathScreen #save-buttons { height: auto; padding-top: 1; }
+    SavePathScreen #save-buttons Button { margin-right: 2; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="save.cancel")]
+
+    def __init__(self, default: str = "config.yaml") -> None:
+        super().__init__()
+        self._default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="save-box"):
+            yield Static(EXPLAIN, markup=False)
+            yield Input(self._default, id="save-path", compact=True)
+            with Horizontal(id="save-buttons"):
+                yield Button("Save", id="save-ok", variant="primary", compact=True)
+                yield Button("Cancel", id="save-cancel", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#save-path", Input).focus()
+
+    @on(Input.Submitted, "#save-path")
+    @on(Button.Pressed, "#save-ok")
+    def _ok(self) -> None:
+        path = self.query_one("#save-path", Input).value.strip()
+        self.dismiss(path or None)
+
+    @on(Button.Pressed, "#save-cancel")
+    def _cancel_pressed(self) -> None:
+        self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,87 @@
+"""Blocking or I/O work the app runs in workers: loading sources, executors, saving.
+
+Thin adapters over ``toolsearch.sources``; nothing here touches a widget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolsearch.bridge import DryRunExecutor, ExecutionResult, Executor
+from toolsearch.toolsets import Workspace
+
+DEFAULT_SOURCE = "seed-demo"
+
+
+async def load_workspace(specs: Sequence[str]) -> Workspace:
+    """Every SOURCE merged (live servers listed in parallel, each with its own timeout)."""
+    from toolsearch.sources import load_sources_async
+
+    return await load_sources_async(list(specs) or [DEFAULT_SOURCE])
+
+
+def hermes_target(specs: Sequence[str]) -> Path | None:
+    """The Hermes ``config.yaml`` among the SOURCEs (where save writes), if any."""
+    try:
+        from toolsearch.sources import hermes_config_path
+    except ImportError:
+        return None
+    try:
+        return hermes_config_path(list(specs))
+    except Exception:
+        return None
+
+
+@dataclass
+class RoutingExecutor:
+    """Live servers execute for real; tools of snapshot sources are recorded (dry run)."""
+
+    live: Any
+    dry: DryRunExecutor
+
+    async def execute(self, tool_name: str, arguments: Mapping[str, Any]) -> ExecutionResult:
+        if self.live is not None and self.live.can_execute(tool_name):
+            return await self.live.execute(tool_name, arguments)  # type: ignore[no-any-return]
+        return await self.dry.execute(tool_name, arguments)
+
+
+def make_executor(specs: Sequence[str], workspace: Workspace) -> Executor:
+    """A routing executor when any SOURCE declares live servers, else the dry run."""
+    dry = DryRunExecutor()
+    try:
+        from toolsearch.sources.executor import live_executor
+    except ImportError:
+        return dry
+    try:
+        live = live_executor(list(specs), workspace)
+    except Exception:
+        return dry
+    if not getattr(live, "server_names", ()):
+        return dry
+    return RoutingExecutor(live, dry)
+
+
+@dataclass(frozen=True)
+class SaveOutcome:
+    path: Path
+    backup: Path | None
+    changed: tuple[str, ...]
+
+    def message(self) -> str:
+        if not self.changed:
+            return f"Nothing to change: {self.path} already holds these tools.tool_search values."
+        backup = f"backup of the previous file: {self.backup}" if self.backup else \
+            "new file (no previous file to back up)"
+        return (f"Saved tools.tool_search to {self.path} (changed: {', '.join(self.changed)}); "
+                f"{backup}")
+
+
+def save_block(path: Path, values: Mapping[str, Any]) -> SaveOutcome:
+    """Write the block through the engine's safe save (raises SourceError with a reason)."""
+    from toolsearch.sources.save import save_tool_search_block
+
+    result = save_tool_search_block(path, values)
+    return SaveOutcome(result.path, result.backup_path, tuple(result.changed_keys))

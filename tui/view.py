@@ -1,0 +1,200 @@
+"""Derived, display-ready figures and rows: pure functions of a :class:`SessionState`.
+
+Panes render these; nothing here touches a widget. Every signal carries a glyph and a word
+(STYLE §9); the ``style`` strings only add colour on top through our theme variables.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolsearch.classify import Status, def_name
+from toolsearch.session import SessionState
+from toolsearch.tokens import (
+    CHARS_PER_TOKEN,
+    estimate_tokens_from_schemas,
+    exact_def_tokens,
+    schema_chars,
+)
+from toolsearch.toolsets import ToolsetStatus
+
+STATUS_LABELS: dict[str, tuple[str, str]] = {
+    ToolsetStatus.CONNECTED.value: ("\u25cf connected", "$status-connected"),
+    ToolsetStatus.SNAPSHOT.value: ("\u25cb snapshot", "$status-snapshot"),
+    ToolsetStatus.ERROR.value: ("\u2716 error", "$status-error bold"),
+}
+TOOL_LABELS: dict[str, tuple[str, str]] = {
+    "visible": ("\u25c6 visible", "$visible"),
+    "deferred": ("\u25c7 deferred", "$deferred"),
+    "dropped": ("\u2716 dropped", "$status-error"),
+    "detached": ("\u2013 detached", "$muted"),
+    "out of scope": ("\u2298 out of scope", "$muted"),
+}
+OUTCOME_LABELS: dict[str, tuple[str, str]] = {
+    "ok": ("\u2714 ok", "$outcome-ok"),
+    "missing_args": ("\u21ba missing args", "$outcome-warn"),
+    "out_of_scope": ("\u2298 out of scope", "$outcome-error"),
+    "recursion": ("\u27f2 recursion guard", "$outcome-error"),
+    "not_deferrable": ("\u2298 not deferrable", "$outcome-warn"),
+    "not_available": ("? not available", "$outcome-warn"),
+    "invalid": ("\u2716 invalid", "$outcome-error"),
+    "error": ("\u2716 error", "$outcome-error"),
+}
+TIER_STYLES = {0: "$tier-0", 1: "$tier-1", 2: "$tier-2"}
+
+
+def fmt(n: int | float | None) -> str:
+    """Thousands separators; ``…`` while a count is still being worked out."""
+    if n is None:
+        return "\u2026"
+    return f"{n:,}" if isinstance(n, int) else f"{n:,.1f}"
+
+
+def chars_to_tokens(chars: int) -> int:
+    return math.ceil(chars / CHARS_PER_TOKEN)
+
+
+def defs_tokens(defs: Any) -> int:
+    """Hermes' estimate over defs, from cached per-def characters."""
+    return chars_to_tokens(sum(schema_chars(d) for d in defs))
+
+
+# --------------------------------------------------------------------------- gauges
+
+
+@dataclass(frozen=True)
+class GaugeFigures:
+    tier: int
+    tier_meaning: str
+    activated: bool
+    enabled: str
+    listing_form: str
+    listing_tokens: int
+    budget: int
+    cap: int
+    percent_leg: int
+    threshold_pct: float
+    context_length: int | None
+    binding: str
+    eager_tokens: int
+    """Every session def sent eagerly (tool search off)."""
+    visible_tokens: int
+    deferred_tokens: int
+    bridge_tokens: int
+    sent_tokens: int
+    """What the model receives: visible defs + the three bridges."""
+    deferred_count: int
+    visible_count: int
+
+    @property
+    def saving(self) -> int:
+        return self.eager_tokens - self.sent_tokens
+
+    @property
+    def saving_pct(self) -> float:
+        return 100.0 * self.saving / self.eager_tokens if self.eager_tokens else 0.0
+
+    @property
+    def fits(self) -> bool:
+        return self.listing_tokens <= self.budget
+
+
+def gauge_figures(session: SessionState) -> GaugeFigures:
+    a = session.assembly
+    split = a.classification
+    budget = a.budget
+    visible = split.visible if split else ()
+    eager = defs_tokens(session.session_defs)
+    bridge = estimate_tokens_from_schemas(a.bridge_defs)
+    listing_tokens = a.listing.tokens if a.listing is not None else 0
+    return GaugeFigures(
+        tier=a.tier, tier_meaning=a.tier_meaning, activated=a.activated,
+        enabled=session.config.enabled, listing_form=a.listing_form if a.activated else "none",
+        listing_tokens=listing_tokens,
+        budget=budget.budget if budget else 0, cap=budget.cap if budget else 0,
+        percent_leg=budget.percent_leg if budget else 0,
+        threshold_pct=session.config.threshold_pct, context_length=session.context_length,
+        binding=budget.binding if budget else "cap",
+        eager_tokens=eager, visible_tokens=defs_tokens(visible),
+        deferred_tokens=a.deferred_tokens if a.activated else 0,
+        bridge_tokens=bridge, sent_tokens=defs_tokens(a.tool_defs),
+        deferred_count=a.deferred_count if a.activated else 0,
+        visible_count=len(visible) if a.activated else len(a.tool_defs),
+    )
+
+
+# --------------------------------------------------------------------------- exact counts
+
+
+@dataclass(frozen=True)
+class ExactCounts:
+    """cl100k_base counts, worked out in a thread worker after each change."""
+
+    session_key: int
+    per_toolset: Mapping[str, int]
+    eager: int
+    deferred: int
+    sent: int
+    bridge: int
+
+
+def exact_counts(session: SessionState, key: int) -> ExactCounts:
+    """Slow on the first run over a big catalog (cached by content afterwards)."""
+    a = session.assembly
+    per = {ts.name: sum(exact_def_tokens(d) for d in ts.defs) for ts in session.workspace.toolsets}
+    split = a.classification
+    deferred = sum(exact_def_tokens(d) for d in split.deferrable) if split and a.activated else 0
+    return ExactCounts(
+        session_key=key, per_toolset=per,
+        eager=sum(exact_def_tokens(d) for d in session.session_defs),
+        deferred=deferred,
+        sent=sum(exact_def_tokens(d) for d in a.tool_defs),
+        bridge=sum(exact_def_tokens(d) for d in a.bridge_defs),
+    )
+
+
+# --------------------------------------------------------------------------- tools
+
+
+@dataclass(frozen=True)
+class ToolRow:
+    name: str
+    status: str
+    rule: str
+    toolset: str
+    tokens: int
+
+
+def tool_rows(session: SessionState) -> tuple[ToolRow, ...]:
+    """Every tool of every loaded toolset, in workspace order, with its session status."""
+    a = session.assembly
+    decided: dict[str, tuple[str, str]] = {}
+    if a.classification is not None:
+        for d in a.classification.decisions:
+            status = d.status.value
+            if d.status is Status.DEFERRED and not a.activated:
+                status = "visible"
+            decided.setdefault(d.name, (status, d.rule.value))
+    rows: list[ToolRow] = []
+    for ts in session.workspace.toolsets:
+        if ts.name in session.detached:
+            fallback = ("detached", "detached")
+        elif not session.in_scope(ts.name):
+            fallback = ("out of scope", "out-of-scope")
+        else:
+            fallback = ("visible", "unregistered")
+        for d in ts.defs:
+            name = def_name(d)
+            status, rule = decided.get(name, fallback) if fallback[0] == "visible" else fallback
+            rows.append(ToolRow(name, status, rule, ts.name, chars_to_tokens(schema_chars(d))))
+    return tuple(rows)
+
+
+def listing_fit(tokens: int, budget: int) -> tuple[str, str]:
+    """Glyph + word for a listing against the budget."""
+    if tokens <= budget:
+        return "\u2714 fits", "$within-budget"
+    return "\u2716 over budget", "$over-budget bold"

@@ -1,0 +1,1 @@
+"""Panes of the main screen."""

@@ -1,0 +1,86 @@
+"""Activity feed: every bridge call as the underlying tool, with outcome and duration.
+
+Entries arrive through the app's ``activity`` reactive; new ones are buffered and written in
+one batch shortly after (STYLE §8: never one write per message). Durations come from the
+bridge's clock, which the app takes as a parameter so tests and snapshots are stable.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style as RichStyle
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.widgets import RichLog, Static
+
+from ..activity import ActivityEntry, outcome_label
+
+MAX_LINES = 2000
+FLUSH_DELAY = 0.1
+
+
+class ActivityFeed(Vertical):
+    DEFAULT_CSS = """
+    ActivityFeed { height: 1fr; }
+    ActivityFeed #feed-head { height: 1; padding: 0 1; }
+    ActivityFeed RichLog { height: 1fr; }
+    """
+
+    activity: reactive[tuple[ActivityEntry, ...]] = reactive((), init=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._last_seq = 0
+        self._buffer: list[ActivityEntry] = []
+        self._flush_pending = False
+        self.lines_written = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("Bridge calls appear here as the tool they reach. Ctrl+E: call by hand "
+                     "\u00b7 Ctrl+D: play the demo", id="feed-head", markup=False)
+        yield RichLog(id="feed-log", max_lines=MAX_LINES, wrap=True, markup=False)
+
+    def watch_activity(self, entries: tuple[ActivityEntry, ...]) -> None:
+        if entries and entries[-1].seq < self._last_seq:  # cleared
+            self._last_seq = 0
+            self._buffer.clear()
+            if self.is_mounted:
+                self.query_one(RichLog).clear()
+        fresh = [e for e in entries if e.seq > self._last_seq]
+        if not fresh:
+            if not entries and self.is_mounted:
+                self.query_one(RichLog).clear()
+                self._last_seq = 0
+            return
+        self._last_seq = fresh[-1].seq
+        self._buffer.extend(fresh)
+        if not self._flush_pending:
+            self._flush_pending = True
+            self.set_timer(FLUSH_DELAY, self.flush)
+
+    def _style(self, variable: str) -> RichStyle:
+        try:
+            return self.app.stylesheet.parse_style(variable).rich_style
+        except Exception:
+            return RichStyle()
+
+    def render_entry(self, entry: ActivityEntry) -> Text:
+        event = entry.event
+        label, style = outcome_label(event.outcome)
+        line = Text()
+        line.append(f"{event.ms:8.1f} ms  ", self._style("$muted"))
+        line.append(f"{label:<18}", self._style(style) if style else RichStyle())
+        line.append(event.headline(), RichStyle(bold=True))
+        if entry.note:
+            line.append("\n" + " " * 13 + "\u21b3 " + entry.note, self._style("$muted"))
+        return line
+
+    def flush(self) -> None:
+        self._flush_pending = False
+        if not self._buffer or not self.is_mounted:
+            return
+        log = self.query_one(RichLog)
+        batch, self._buffer = self._buffer, []
+        log.write(Text("\n").join(self.render_entry(e) for e in batch))
+        self.lines_written += len(batch)

@@ -1,0 +1,124 @@
+"""Gauges: tier and meaning, listing against budget, the binding leg, the saving, the bridge.
+
+Numbers are always printed beside any bar (STYLE §9); colour only reinforces the words.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from toolsearch.session import SessionState
+
+from ..view import TIER_STYLES, ExactCounts, GaugeFigures, fmt, gauge_figures, listing_fit
+
+BAR_WIDTH = 20
+NARROW = 100
+
+
+def bar(value: int, total: int, width: int = BAR_WIDTH) -> str:
+    if total <= 0:
+        return "\u2591" * width
+    filled = min(width, round(width * value / total))
+    return "\u2588" * filled + "\u2591" * (width - filled)
+
+
+def binding_words(g: GaugeFigures) -> str:
+    if g.binding == "both":
+        return "both legs bind"
+    return "listing_max_tokens binds" if g.binding == "cap" else "threshold_pct binds"
+
+
+def gauge_lines(g: GaugeFigures, exact: ExactCounts | None, narrow: bool) -> list[Content]:
+    """The pane's lines; *exact* is None while the counts are being worked out."""
+    tier = Content.assemble((f"Tier {g.tier}", f"{TIER_STYLES[g.tier]} bold"), " \u25b8 ",
+                            g.tier_meaning)
+    if not g.activated:
+        state = "off (enabled: off)" if g.enabled == "off" else "inactive: nothing deferrable"
+        tier = Content.assemble(tier, f" \u00b7 tool search {state}")
+    fit, fit_style = listing_fit(g.listing_tokens, g.budget)
+    listing = Content.assemble(
+        ("Listing ", "bold"), (bar(g.listing_tokens, g.budget, 12 if narrow else BAR_WIDTH),
+                               fit_style),
+        f" {fmt(g.listing_tokens)} / {fmt(g.budget)} tokens ", (fit, fit_style),
+        f" \u00b7 form {g.listing_form}",
+    )
+    context = fmt(g.context_length) if g.context_length else "no context (fixed 10,000)"
+    pct = f"{g.threshold_pct:g}%"
+    if narrow:
+        budget = Content.assemble(
+            ("Budget ", "bold"),
+            f"min(cap {fmt(g.cap)}, {pct} of {context} = {fmt(g.percent_leg)}) = "
+            f"{fmt(g.budget)} \u00b7 ", (binding_words(g), "bold"))
+    else:
+        budget = Content.assemble(
+            ("Budget ", "bold"),
+            f"min(listing_max_tokens {fmt(g.cap)}, threshold_pct {pct} of context {context} "
+            f"= {fmt(g.percent_leg)}) = {fmt(g.budget)} \u00b7 ", (binding_words(g), "bold"))
+    ex_eager = exact.eager if exact else None
+    ex_sent = exact.sent if exact else None
+    ex_deferred = exact.deferred if exact else None
+    saving = Content.assemble(
+        ("Schemas ", "bold"),
+        f"eager {fmt(g.eager_tokens)} \u2192 sent {fmt(g.sent_tokens)} \u00b7 ",
+        (f"saving {fmt(g.saving)} tokens ({g.saving_pct:.1f}%)", "bold"),
+        f" \u00b7 deferred {fmt(g.deferred_tokens)} ({g.deferred_count} tools)",
+    )
+    exact_line = Content.assemble(
+        ("Exact   ", "bold"),
+        f"cl100k: eager {fmt(ex_eager)} \u2192 sent {fmt(ex_sent)} \u00b7 deferred "
+        f"{fmt(ex_deferred)}",
+    )
+    bridge_exact = exact.bridge if exact else None
+    bridge = Content.assemble(
+        ("Bridge  ", "bold"),
+        f"3 bridge defs cost {fmt(g.bridge_tokens)} tokens (exact {fmt(bridge_exact)}), "
+        f"listing included \u00b7 {g.visible_count} visible tools {fmt(g.visible_tokens)}"
+        if g.activated else "no bridge: every schema is sent eagerly",
+    )
+    return [tier, listing, budget, saving, exact_line, bridge]
+
+
+class GaugesPane(Vertical):
+    """Always on screen, above the tabs."""
+
+    DEFAULT_CSS = """
+    GaugesPane { height: auto; }
+    GaugesPane Static { height: auto; }
+    """
+
+    session: reactive[SessionState | None] = reactive(None, init=False)
+    exact: reactive[ExactCounts | None] = reactive(None, init=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.figures: GaugeFigures | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("Loading sources\u2026", id="gauge-text")
+
+    def on_mount(self) -> None:
+        self._render_gauges()
+
+    def watch_session(self) -> None:
+        self._render_gauges()
+
+    def watch_exact(self) -> None:
+        self._render_gauges()
+
+    def on_resize(self) -> None:
+        self._render_gauges()
+
+    def _render_gauges(self) -> None:
+        if not self.is_mounted or self.session is None:
+            return
+        self.figures = gauge_figures(self.session)
+        exact = self.exact
+        if exact is not None and exact.session_key != id(self.session):
+            exact = None
+        narrow = 0 < self.size.width < NARROW
+        lines = gauge_lines(self.figures, exact, narrow)
+        self.query_one("#gauge-text", Static).update(Content("\n").join(lines))

@@ -1,0 +1,150 @@
+"""Listing tabs: Full, Names, Summary and Sent, each with its token count and budget fit.
+
+Full/Names/Summary show every deferred server in one form whether or not it fits; Sent is
+the exact ``tool_search`` description the model receives (with the chosen listing framed in
+it). Only the active tab's text is laid out; the others are filled when they are shown.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import Static, TabbedContent, TabPane
+
+from toolsearch.classify import def_name
+from toolsearch.listing import LISTING_HEADER, ListingGroup, group_defs
+from toolsearch.session import SessionState
+from toolsearch.tokens import estimate_text_tokens
+from toolsearch.tooldefs import def_description
+
+from ..view import fmt, listing_fit
+from .textview import TextView
+
+FORMS: tuple[tuple[str, str], ...] = (
+    ("full", "Full"), ("names", "Names"), ("summary", "Summary"), ("sent", "Sent"),
+)
+_FORM_OF_TAB = {"full": "full", "names": "names", "summary": "summary"}
+
+
+def uniform_text(groups: tuple[ListingGroup, ...], form: str) -> str | None:
+    if not groups:
+        return None
+    return "\n".join([LISTING_HEADER, *(g.render(form) for g in groups)])
+
+
+def sent_description(session: SessionState) -> str | None:
+    for d in session.assembly.bridge_defs:
+        if def_name(d) == "tool_search":
+            return def_description(d)
+    return None
+
+
+class ListingPane(Vertical):
+    """Four tabs over the session's deferred tools."""
+
+    DEFAULT_CSS = """
+    ListingPane { height: 1fr; }
+    ListingPane .listing-head { height: auto; padding: 0 1; }
+    """
+
+    session: reactive[SessionState | None] = reactive(None, init=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._texts: dict[str, str] = {}
+        self._shown: dict[str, int] = {}
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent(id="listing-tabs"):
+            for key, title in FORMS:
+                with TabPane(title, id=f"listing-{key}"):
+                    yield Static("", id=f"listing-head-{key}", classes="listing-head")
+                    yield TextView(id=f"listing-text-{key}")
+
+    def watch_session(self, session: SessionState | None) -> None:
+        if session is None or not self.is_mounted:
+            return
+        self._compute(session)
+        self._fill_active()
+
+    def on_mount(self) -> None:
+        if self.session is not None:
+            self._compute(self.session)
+            self._fill_active()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        event.stop()
+        self._fill_active()
+
+    @property
+    def active_form(self) -> str:
+        active = self.query_one("#listing-tabs", TabbedContent).active
+        return active.removeprefix("listing-") or "full"
+
+    def show_form(self, form: str) -> None:
+        self.query_one("#listing-tabs", TabbedContent).active = f"listing-{form}"
+
+    def text_of(self, form: str) -> str:
+        return self._texts.get(form, "")
+
+    # -- internals -------------------------------------------------------------------
+
+    def _compute(self, session: SessionState) -> None:
+        a = session.assembly
+        split = a.classification
+        deferrable = split.deferrable if split else ()
+        groups = group_defs(deferrable, session.registry, session.config.profile)
+        budget = a.budget.budget if a.budget else 0
+        chosen = a.listing_form if a.activated else "none"
+        inactive = not a.activated
+        for form, title in FORMS:
+            if form == "sent":
+                text = sent_description(session)
+                head = self._sent_head(session, text, budget, chosen)
+            else:
+                text = uniform_text(groups, form)
+                head = self._form_head(title, form, text, budget, chosen, inactive)
+            self._texts[form] = text or ""
+            self.query_one(f"#listing-head-{form}", Static).update(head)
+
+    def _form_head(self, title: str, form: str, text: str | None, budget: int,
+                   chosen: str, inactive: bool) -> Content:
+        if text is None:
+            return Content("No deferred tools in this session: nothing to list.")
+        tokens = estimate_text_tokens(text)
+        fit, style = listing_fit(tokens, budget)
+        parts: list[Content | str | tuple[str, str]] = [
+            (f"{title} form", "bold"), f" \u00b7 {fmt(tokens)} tokens of budget {fmt(budget)} ",
+            (fit, style),
+        ]
+        if chosen == form or (form == "summary" and chosen == "groups"):
+            parts.append((" \u00b7 \u25c0 the chosen form", "bold"))
+        elif chosen == "mixed" and form in ("names", "summary"):
+            parts.append(" \u00b7 part of the chosen mixed form")
+        if inactive:
+            parts.append(" \u00b7 tool search inactive: nothing is deferred")
+        return Content.assemble(*parts)
+
+    def _sent_head(self, session: SessionState, text: str | None, budget: int,
+                   chosen: str) -> Content:
+        if text is None:
+            return Content("Tool search is not active (tier 0): the model gets no "
+                           "tool_search bridge, so there is no description to send.")
+        listing = session.assembly.listing
+        listing_tokens = listing.tokens if listing is not None else 0
+        fit, style = listing_fit(listing_tokens, budget)
+        return Content.assemble(
+            ("tool_search description as sent", "bold"),
+            f" \u00b7 {fmt(estimate_text_tokens(text))} tokens \u00b7 listing {chosen}, "
+            f"{fmt(listing_tokens)} of budget {fmt(budget)} ",
+            (fit, style),
+        )
+
+    def _fill_active(self) -> None:
+        form = self.active_form
+        text = self._texts.get(form, "")
+        view = self.query_one(f"#listing-text-{form}", TextView)
+        if view.text != text:
+            view.text = text

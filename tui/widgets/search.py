@@ -1,0 +1,175 @@
+"""Search: a query box, hits with BM25 score and per-token contributions, the fallback marked,
+an empty result explained; optionally the seed and latest profiles side by side."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.reactive import reactive
+from textual.timer import Timer
+from textual.widgets import Checkbox, DataTable, Input, Static
+
+from toolsearch.bm25 import Hit
+
+from ..search_view import ProfileHits, SearchView
+
+COLUMNS: tuple[tuple[str, str, int], ...] = (
+    ("#", "rank", 3), ("Score", "score", 7), ("Tool", "name", 36), ("Terms", "terms", 28),
+    ("Note", "note", 11),
+)
+QUERY_DELAY = 0.25
+PROFILES = ("seed", "latest")
+
+
+def hit_cells(rank: int, hit: Hit) -> tuple[object, ...]:
+    terms = " \u00b7 ".join(f"{tok} {score:.2f}" for tok, score in hit.terms)
+    if hit.fallback:
+        note = Content.styled("\u2691 fallback", "$outcome-warn")
+    elif hit.exact:
+        note = Content.styled("\u2605 exact", "$outcome-ok")
+    else:
+        note = ""
+    return (str(rank), f"{hit.score:.2f}", Content(hit.name), Content(terms), note)
+
+
+def result_head(result: ProfileHits) -> Content:
+    toks = ", ".join(f"{t} (in {df:,})" for t, df in result.tokens) or "none"
+    head = Content.assemble(
+        (f"{result.profile}", "bold"),
+        f" \u00b7 {len(result.hits)} of {result.total:,} deferred tools \u00b7 limit "
+        f"{result.limit} \u00b7 tokens: {toks}",
+    )
+    if result.fallback:
+        head = Content.assemble(head, "\n", ("\u2691 substring fallback", "$outcome-warn bold"),
+                                ": no BM25 score > 0, so names containing the query got 0.10")
+    if not result.hits:
+        head = Content.assemble(head, "\n", ("\u2205 zero hits", "$outcome-warn bold"), ": ",
+                                result.why_empty)
+    return head
+
+
+class SearchPane(Vertical):
+    DEFAULT_CSS = """
+    SearchPane { height: 1fr; }
+    SearchPane #search-bar { height: auto; }
+    SearchPane #search-query { width: 1fr; }
+    SearchPane #search-hits { height: 1fr; }
+    SearchPane .hits-column { width: 1fr; height: 1fr; }
+    SearchPane .hits-head { height: auto; max-height: 5; padding: 0 1; }
+    SearchPane DataTable { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("slash", "focus_query", "Query", id="search.focus_query"),
+        Binding("c", "toggle_compare", "Compare profiles", id="search.compare"),
+    ]
+
+    result: reactive[SearchView | None] = reactive(None, init=False)
+
+    @dataclass
+    class QuerySubmitted(Message):
+        pane: SearchPane
+        query: str
+        compare: bool
+
+        @property
+        def control(self) -> SearchPane:
+            return self.pane
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="search-bar"):
+            yield Input(placeholder="tool_search query, e.g. 'scrape a web page'",
+                        id="search-query", compact=True)
+            yield Checkbox("seed | latest", id="search-compare", compact=True)
+        with Horizontal(id="search-hits"):
+            for profile in PROFILES:
+                with Vertical(classes="hits-column", id=f"hits-{profile}"):
+                    yield Static("Type a query: hits appear with their BM25 score and each "
+                                 "query token's contribution.", classes="hits-head",
+                                 id=f"hits-head-{profile}")
+                    table: DataTable[object] = DataTable(id=f"hits-table-{profile}",
+                                                         cursor_type="row")
+                    for title, key, width in COLUMNS:
+                        table.add_column(title, key=key, width=width)
+                    yield table
+
+    def on_mount(self) -> None:
+        self._layout_columns()
+
+    @property
+    def query_text(self) -> str:
+        return self.query_one("#search-query", Input).value
+
+    @property
+    def compare(self) -> bool:
+        return self.query_one("#search-compare", Checkbox).value
+
+    def set_query(self, query: str, *, submit: bool = True) -> None:
+        self.query_one("#search-query", Input).value = query
+        if submit:
+            self._submit()
+
+    @on(Input.Changed, "#search-query")
+    def _changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(QUERY_DELAY, self._submit)
+
+    @on(Input.Submitted, "#search-query")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self._timer is not None:
+            self._timer.stop()
+        self._submit()
+
+    @on(Checkbox.Changed, "#search-compare")
+    def _compare_changed(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        self._layout_columns()
+        self._submit()
+
+    def action_focus_query(self) -> None:
+        self.query_one("#search-query", Input).focus()
+
+    def action_toggle_compare(self) -> None:
+        box = self.query_one("#search-compare", Checkbox)
+        box.value = not box.value
+
+    def _submit(self) -> None:
+        self.post_message(self.QuerySubmitted(self, self.query_text, self.compare))
+
+    def _layout_columns(self) -> None:
+        result = self.result
+        own = result.results[0].profile if result and result.results else None
+        for profile in PROFILES:
+            column = self.query_one(f"#hits-{profile}")
+            column.display = self.compare or own is None and profile == "seed" or own == profile
+
+    def watch_result(self, result: SearchView | None) -> None:
+        if not self.is_mounted or result is None:
+            return
+        for profile in PROFILES:
+            answer = result.profile(profile)
+            table = self.query_one(f"#hits-table-{profile}", DataTable)
+            head = self.query_one(f"#hits-head-{profile}", Static)
+            table.clear()
+            if answer is None:
+                continue
+            if not result.query.strip():
+                head.update("Type a query: hits appear with their BM25 score and each query "
+                            "token's contribution.")
+                continue
+            head.update(result_head(answer))
+            for rank, hit in enumerate(answer.hits, start=1):
+                table.add_row(*hit_cells(rank, hit), key=f"{rank}")
+        self._layout_columns()

@@ -1,0 +1,180 @@
+"""Servers: every toolset with kind, status, counts, tokens and the listing form it got.
+
+Keys toggle a server's attachment and its membership of the session scope; the pane only
+posts messages, the app makes the new session state and everything recomputes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import DataTable, Static
+
+from toolsearch.session import SessionState, ToolsetRow
+
+from ..view import STATUS_LABELS, ExactCounts, fmt
+
+COLUMNS: tuple[tuple[str, str, int], ...] = (
+    ("Status", "status", 11), ("Server", "name", 22), ("Kind", "kind", 7),
+    ("Attached", "attached", 10), ("Scope", "scope", 8), ("Tools", "tools", 6),
+    ("Tokens", "tokens", 8), ("Exact", "exact", 8), ("Listing", "form", 12),
+)
+
+
+def row_cells(row: ToolsetRow, exact: int | None) -> tuple[object, ...]:
+    status = row.toolset.status.value
+    label, style = STATUS_LABELS.get(status, (status, ""))
+    return (
+        Content.styled(label, style),
+        Content(row.name),
+        row.toolset.kind,
+        Content("\u2714 attached") if row.attached else Content.styled("\u2013 detached",
+                                                                       "$muted"),
+        "in" if row.in_scope else Content.styled("\u2298 out", "$muted"),
+        fmt(row.tool_count),
+        fmt(row.tokens),
+        fmt(exact),
+        row.listing_form,
+    )
+
+
+class ServersPane(Vertical):
+    """A table of toolsets plus a detail line for the highlighted one."""
+
+    DEFAULT_CSS = """
+    ServersPane { height: 1fr; }
+    ServersPane DataTable { height: 1fr; }
+    ServersPane #server-detail { height: auto; max-height: 4; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("a", "toggle_attached", "Attach/detach", id="servers.toggle_attached"),
+        Binding("s", "toggle_scope", "Scope in/out", id="servers.toggle_scope"),
+    ]
+
+    session: reactive[SessionState | None] = reactive(None, init=False)
+    exact: reactive[ExactCounts | None] = reactive(None, init=False)
+
+    @dataclass
+    class AttachToggled(Message):
+        pane: ServersPane
+        toolset: str
+
+        @property
+        def control(self) -> ServersPane:
+            return self.pane
+
+    @dataclass
+    class ScopeToggled(Message):
+        pane: ServersPane
+        toolset: str
+
+        @property
+        def control(self) -> ServersPane:
+            return self.pane
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._rows: dict[str, tuple[object, ...]] = {}
+        self._by_name: dict[str, ToolsetRow] = {}
+
+    def compose(self) -> ComposeResult:
+        table: DataTable[object] = DataTable(id="servers-table", cursor_type="row",
+                                             zebra_stripes=True)
+        for title, key, width in COLUMNS:
+            table.add_column(title, key=key, width=width)
+        yield table
+        yield Static("", id="server-detail", markup=False)
+
+    @property
+    def table(self) -> DataTable[object]:
+        return self.query_one("#servers-table", DataTable)
+
+    def on_mount(self) -> None:
+        self._refresh_rows()
+
+    def watch_session(self) -> None:
+        self._refresh_rows()
+
+    def watch_exact(self) -> None:
+        self._refresh_rows()
+
+    def _refresh_rows(self) -> None:
+        if not self.is_mounted or self.session is None:
+            return
+        exact = self.exact if self.exact is not None else None
+        rows = self.session.rows()
+        table = self.table
+        keys = [r.name for r in rows]
+        self._by_name = {r.name: r for r in rows}
+        if list(self._rows) != keys:
+            table.clear()
+            self._rows = {}
+            cells = [row_cells(r, exact.per_toolset.get(r.name) if exact else None) for r in rows]
+            for key, row in zip(keys, cells, strict=True):
+                table.add_row(*row, key=key)
+                self._rows[key] = row
+        else:
+            with self.app.batch_update():
+                for r in rows:
+                    new = row_cells(r, exact.per_toolset.get(r.name) if exact else None)
+                    old = self._rows[r.name]
+                    for (_, col, _), before, after in zip(COLUMNS, old, new, strict=True):
+                        if before != after:
+                            table.update_cell(r.name, col, after)
+                    self._rows[r.name] = new
+        self._show_detail()
+
+    def highlighted(self) -> str | None:
+        table = self.table
+        if not table.row_count:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        except Exception:
+            return None
+        return str(key.value) if key.value is not None else None
+
+    @on(DataTable.RowHighlighted, "#servers-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_detail()
+
+    @on(DataTable.RowSelected, "#servers-table")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_toggle_attached()
+
+    def _show_detail(self) -> None:
+        name = self.highlighted()
+        row = self._by_name.get(name or "")
+        detail = self.query_one("#server-detail", Static)
+        if row is None:
+            detail.update("")
+            return
+        ts = row.toolset
+        parts = [f"{ts.name} ({ts.kind}, toolset {ts.toolset_id})"]
+        if ts.error:
+            parts.append(f"error: {ts.error}")
+        if ts.origin:
+            parts.append(f"from {ts.origin}")
+        if ts.server_version:
+            parts.append(f"version {ts.server_version}")
+        parts.append("a: attach/detach \u00b7 s: scope in/out")
+        detail.update(Content(" \u00b7 ".join(parts)))
+
+    def action_toggle_attached(self) -> None:
+        name = self.highlighted()
+        if name:
+            self.post_message(self.AttachToggled(self, name))
+
+    def action_toggle_scope(self) -> None:
+        name = self.highlighted()
+        if name:
+            self.post_message(self.ScopeToggled(self, name))

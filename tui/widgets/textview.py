@@ -1,0 +1,91 @@
+"""A read-only, soft-wrapped text viewer for big texts (listings of thousands of lines).
+
+Line API (``render_line``) over a list of wrapped lines, so only the visible rows are ever
+rendered; wrapping is redone only when the text or the width changes (STYLE §8). The text is
+catalog data and is never parsed as markup.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from textual.geometry import Size
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+
+def wrap_lines(text: str, width: int) -> list[str]:
+    """Soft-wrap at spaces (hard-wrap a word longer than the width); keeps blank lines."""
+    width = max(8, width)
+    out: list[str] = []
+    for line in text.split("\n"):
+        while len(line) > width:
+            cut = line.rfind(" ", 0, width + 1)
+            if cut <= 0:
+                cut = width
+            out.append(line[:cut])
+            line = line[cut:].lstrip(" ")
+            if line:
+                line = "  " + line  # hanging indent shows the continuation
+        out.append(line)
+    return out
+
+
+class TextView(ScrollView, can_focus=True):
+    """Shows ``text`` wrapped to the widget's width."""
+
+    DEFAULT_CSS = """
+    TextView { height: 1fr; }
+    """
+    BINDINGS = [
+        ("home", "scroll_home", "Top"),
+        ("end", "scroll_end", "Bottom"),
+    ]
+
+    text: reactive[str] = reactive("", layout=False, init=False)
+
+    def __init__(self, text: str = "", *, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._lines: list[str] = []
+        self._wrapped_for: tuple[int, int] = (-1, -1)
+        self.set_reactive(TextView.text, text)
+
+    @property
+    def line_count(self) -> int:
+        return len(self._lines)
+
+    @property
+    def lines(self) -> list[str]:
+        return self._lines
+
+    def watch_text(self, text: str) -> None:
+        self._wrapped_for = (-1, -1)
+        self._rewrap()
+        self.scroll_to(0, 0, animate=False)
+
+    def on_resize(self) -> None:
+        self._rewrap()
+
+    def on_mount(self) -> None:
+        self._rewrap()
+
+    def _rewrap(self) -> None:
+        width = self.scrollable_content_region.width or self.size.width or 80
+        key = (id(self.text), width)
+        if key == self._wrapped_for:
+            return
+        self._wrapped_for = key
+        self._lines = wrap_lines(self.text, width) if self.text else []
+        longest = max((len(s) for s in self._lines), default=0)
+        self.virtual_size = Size(min(longest, width), len(self._lines))
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        index = self.scroll_offset.y + y
+        width = self.size.width
+        style = self.rich_style
+        if index >= len(self._lines):
+            return Strip.blank(width, style)
+        strip = Strip([Segment(self._lines[index], style)])
+        return strip.crop_extend(self.scroll_offset.x, self.scroll_offset.x + width, style)

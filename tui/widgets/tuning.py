@@ -1,0 +1,269 @@
+"""Tuning: every ``tools.tool_search`` key, the context length and the profile.
+
+Each change is posted at once and the app recomputes the whole session; values the engine
+clamps are shown beside the field. Save writes the block through the engine's safe save.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Button, Input, Label, Select, Static
+
+from toolsearch.session import SessionState
+
+from ..messages import SaveRequested
+from ..view import fmt
+
+CONTEXT_PRESETS: tuple[tuple[str, int], ...] = (
+    ("8K \u00b7 small local models", 8_192),
+    ("32K \u00b7 Mistral, Qwen", 32_768),
+    ("128K \u00b7 GPT-4o, Llama 3.1", 128_000),
+    ("200K \u00b7 Claude", 200_000),
+    ("400K \u00b7 GPT-5", 400_000),
+    ("1M \u00b7 Gemini, GPT-4.1", 1_000_000),
+    ("none \u00b7 fixed 10,000 leg", 0),
+)
+TRI = (("auto", "auto"), ("on", "on"), ("off", "off"))
+NUMBER_KEYS: dict[str, str] = {
+    "threshold_pct": "number", "listing_max_tokens": "integer",
+    "search_default_limit": "integer", "max_search_limit": "integer",
+}
+HELP: dict[str, str] = {
+    "enabled": "auto = on; off sends every schema eagerly",
+    "listing": "off: bridge only, no embedded listing (tier 2)",
+    "threshold_pct": "% of context for the listing (0-100)",
+    "listing_max_tokens": "listing cap (200-60,000)",
+    "search_default_limit": "hits when no limit is given (1-max)",
+    "max_search_limit": "largest limit a call may ask (1-50)",
+    "context": "context length: preset or any number",
+    "profile": "seed (G1) or latest (G3) behaviour",
+}
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+class TuningPane(VerticalScroll):
+    DEFAULT_CSS = """
+    TuningPane { height: 1fr; }
+    TuningPane .tune-row { height: auto; }
+    TuningPane .tune-label { width: 22; padding: 0 1; }
+    TuningPane .tune-field { width: 24; }
+    TuningPane .tune-note { width: 1fr; padding: 0 1; }
+    TuningPane #tune-context-row Input { width: 12; }
+    TuningPane #tune-context-preset { width: 30; }
+    TuningPane #tune-buttons { height: auto; padding: 1 1 0 1; }
+    TuningPane #tune-buttons Button { margin-right: 2; }
+    TuningPane #tune-effective { height: auto; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("ctrl+r", "reset", "Reset tuning", id="tuning.reset"),
+    ]
+
+    session: reactive[SessionState | None] = reactive(None, init=False)
+    save_target: reactive[str] = reactive("", init=False)
+
+    @dataclass
+    class ValueChanged(Message):
+        pane: TuningPane
+        key: str
+        value: Any
+
+        @property
+        def control(self) -> TuningPane:
+            return self.pane
+
+    @dataclass
+    class ContextChanged(Message):
+        pane: TuningPane
+        context_length: int | None
+
+        @property
+        def control(self) -> TuningPane:
+            return self.pane
+
+    @dataclass
+    class ProfileChanged(Message):
+        pane: TuningPane
+        profile: str
+
+        @property
+        def control(self) -> TuningPane:
+            return self.pane
+
+    @dataclass
+    class ResetRequested(Message):
+        pane: TuningPane
+
+        @property
+        def control(self) -> TuningPane:
+            return self.pane
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._raw: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        for key, options in (("enabled", TRI), ("listing", TRI)):
+            with Horizontal(classes="tune-row"):
+                yield Label(key, classes="tune-label")
+                yield Select(options, allow_blank=False, value="auto", id=f"tune-{key}",
+                             classes="tune-field", compact=True)
+                yield Static(HELP[key], classes="tune-note", id=f"tune-note-{key}")
+        for key, kind in NUMBER_KEYS.items():
+            with Horizontal(classes="tune-row"):
+                yield Label(key, classes="tune-label")
+                yield Input(id=f"tune-{key}", type=kind, classes="tune-field",  # type: ignore[arg-type]
+                            compact=True)
+                yield Static(HELP[key], classes="tune-note", id=f"tune-note-{key}")
+        with Horizontal(classes="tune-row", id="tune-context-row"):
+            yield Label("context length", classes="tune-label")
+            yield Select([(label, value) for label, value in CONTEXT_PRESETS], prompt="custom",
+                         id="tune-context-preset", compact=True)
+            yield Input(id="tune-context", type="integer", compact=True)
+            yield Static("", classes="tune-note", id="tune-note-context")
+        with Horizontal(classes="tune-row"):
+            yield Label("profile", classes="tune-label")
+            yield Select((("seed", "seed"), ("latest", "latest")), allow_blank=False,
+                         value="seed", id="tune-profile", classes="tune-field", compact=True)
+            yield Static(HELP["profile"], classes="tune-note")
+        with Horizontal(id="tune-buttons"):
+            yield Button("Save (ctrl+s)", id="tune-save", variant="primary", compact=True)
+            yield Button("Reset (ctrl+r)", id="tune-reset", compact=True)
+        yield Static("", id="tune-effective")
+
+    def on_mount(self) -> None:
+        self._sync()
+
+    def watch_session(self) -> None:
+        self._sync()
+
+    def watch_save_target(self) -> None:
+        self._sync()
+
+    # -- from the session into the fields -----------------------------------------------
+
+    def _sync(self) -> None:
+        if not self.is_mounted or self.session is None:
+            return
+        config = self.session.config
+        raw = config.to_raw()
+        focused = self.app.focused
+        for key in ("enabled", "listing"):
+            select = self.query_one(f"#tune-{key}", Select)
+            if select.value != raw[key]:
+                with select.prevent(Select.Changed):
+                    select.value = raw[key]
+        for key in NUMBER_KEYS:
+            field = self.query_one(f"#tune-{key}", Input)
+            effective = _value_text(raw[key])
+            typed = self._raw.get(key)
+            if field is not focused and field.value != effective:
+                with field.prevent(Input.Changed):
+                    field.value = effective
+            note = self.query_one(f"#tune-note-{key}", Static)
+            if typed is not None and typed.strip() and typed.strip() != effective:
+                note.update(Content.assemble(("\u21e5 clamped to ", "$outcome-warn"),
+                                             (effective, "bold"), f" \u00b7 {HELP[key]}"))
+            else:
+                note.update(HELP[key])
+        self._sync_context()
+        profile = self.query_one("#tune-profile", Select)
+        if profile.value != config.profile:
+            with profile.prevent(Select.Changed):
+                profile.value = config.profile
+        self._effective()
+
+    def _sync_context(self) -> None:
+        assert self.session is not None
+        context = self.session.context_length or 0
+        preset = self.query_one("#tune-context-preset", Select)
+        wanted = context if any(v == context for _, v in CONTEXT_PRESETS) else Select.NULL
+        if preset.value != wanted:
+            with preset.prevent(Select.Changed):
+                preset.value = wanted
+        field = self.query_one("#tune-context", Input)
+        if field is not self.app.focused and field.value != str(context):
+            with field.prevent(Input.Changed):
+                field.value = str(context)
+        note = "no context: the percentage leg is a fixed 10,000" if not context else \
+            f"{fmt(context)} tokens"
+        self.query_one("#tune-note-context", Static).update(note)
+
+    def _effective(self) -> None:
+        assert self.session is not None
+        raw = self.session.config.to_raw()
+        block = ", ".join(f"{k}: {_value_text(v)}" for k, v in raw.items())
+        target = self.save_target or "no Hermes config loaded: save asks for a path"
+        self.query_one("#tune-effective", Static).update(Content.assemble(
+            ("Effective tools.tool_search: ", "bold"), "{" + block + "}\n",
+            ("Save target: ", "bold"), target,
+        ))
+
+    # -- from the fields to the app -----------------------------------------------------
+
+    @on(Select.Changed)
+    def _select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        widget_id = event.select.id or ""
+        value = event.value
+        if value is Select.NULL:
+            return
+        if widget_id == "tune-profile":
+            self.post_message(self.ProfileChanged(self, str(value)))
+        elif widget_id == "tune-context-preset":
+            self.post_message(self.ContextChanged(self, int(value) or None))  # type: ignore[call-overload]
+        elif widget_id in ("tune-enabled", "tune-listing"):
+            self.post_message(self.ValueChanged(self, widget_id.removeprefix("tune-"), value))
+
+    @on(Input.Changed)
+    def _input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        widget_id = event.input.id or ""
+        text = event.value.strip()
+        if widget_id == "tune-context":
+            try:
+                number = int(text)
+            except ValueError:
+                return
+            self.post_message(self.ContextChanged(self, number if number > 0 else None))
+            return
+        key = widget_id.removeprefix("tune-")
+        if key not in NUMBER_KEYS:
+            return
+        self._raw[key] = text
+        try:
+            value: Any = float(text) if NUMBER_KEYS[key] == "number" else int(text)
+        except ValueError:
+            return
+        self.post_message(self.ValueChanged(self, key, value))
+
+    @on(Button.Pressed, "#tune-save")
+    def _save(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(SaveRequested())
+
+    @on(Button.Pressed, "#tune-reset")
+    def _reset(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_reset()
+
+    def action_reset(self) -> None:
+        self._raw.clear()
+        self.post_message(self.ResetRequested(self))
+
+    def set_field(self, key: str, value: str) -> None:
+        """Type *value* into a number field (as the operator would)."""
+        self.query_one(f"#tune-{key}", Input).value = value
