@@ -86,8 +86,12 @@ class Registry:
 
     @cached_property
     def fingerprint(self) -> int:
-        """Content hash, for caches keyed on content."""
-        return hash((frozenset(self.toolsets.items()), self.core, self.extra_core))
+        """Content hash, for caches keyed on content.
+
+        Entries are hashed as :meth:`toolset_of` reads them, so a malformed (even unhashable)
+        toolset value counts as no entry instead of raising."""
+        entries = frozenset((name, self.toolset_of(name)) for name in self.toolsets)
+        return hash((entries, self.core, self.extra_core))
 
     def toolset_of(self, name: str) -> str | None:
         value = self.toolsets.get(name)
