@@ -237,3 +237,20 @@ def test_def_name():
     assert def_name({"function": {"name": None}}) == ""
     assert def_name("not a def") == ""
     assert def_name(None) == ""
+
+
+@pytest.mark.parametrize("value", [["mcp-x"], {"toolset": "mcp-x"}, None, 7, ""])
+def test_malformed_registry_values_never_raise_anywhere(value):
+    # "lookup raised / malformed entry" -> no entry: visible, listed under "other"
+    from toolsearch.assemble import assemble_tool_defs
+    from toolsearch.catalog import build_catalog
+    from toolsearch.listing import build_catalog_listing_with_form
+
+    registry = {"x": value, "mcp__y__t": "mcp-y"}
+    defs = [fdef("x", "ex"), fdef("mcp__y__t", "why")]
+    result = classify_tools(defs, registry)
+    assert names(result.visible) == ["x"] and names(result.deferrable) == ["mcp__y__t"]
+    assert build_catalog([defs[0]], registry).entries[0].source == "other"
+    text, form = build_catalog_listing_with_form([defs[0]], registry, 1000)
+    assert form == "full" and "other tools (1):" in text
+    assert assemble_tool_defs(defs, registry).activated is True
