@@ -6,6 +6,8 @@ import json
 from itertools import count
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from reference_impl import fdef
 
 from toolsearch.bridge import (
@@ -545,3 +547,38 @@ def test_bridge_scope_is_the_session_defs():
     assert [d["function"]["name"] for d in bridge.deferrable_defs] == [
         "mcp__github__create_issue", "mcp__github__list_issues", "mcp__linear__create_task",
         "kanban_sync"]
+
+
+# --------------------------------------------------------------------------- robustness
+
+_LEAF = st.one_of(st.none(), st.integers(), st.text(max_size=8), st.booleans(), st.just({1, 2}))
+_JUNK = st.recursive(
+    _LEAF,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["name", "description", "parameters", "properties", "required",
+                         "type", "function", "query", "arguments", "limit"]), inner, max_size=4),
+    max_leaves=10,
+)
+_NAME = st.sampled_from(["mcp__github__list_issues", "kanban_sync", "terminal", "tool_call",
+                         "", "loose"])
+_DEF = st.builds(lambda n, d, p: {"type": "function", "function": {
+    "name": n, "description": d, "parameters": p}}, _NAME, _JUNK, _JUNK)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(_DEF, _JUNK), max_size=6), st.sampled_from(["on", "off"]),
+       st.sampled_from(["tool_search", "tool_describe", "tool_call"]), _JUNK)
+def test_junk_defs_and_arguments_never_raise(defs, listing, bridge_name, args):
+    from toolsearch.assemble import assemble_tool_defs
+
+    config = ToolSearchConfig.from_raw({"listing": listing})
+    result = assemble_tool_defs(defs, REGISTRY, context_length=200_000, config=config)
+    if result.activated:
+        assert [d["function"]["name"] for d in result.tool_defs[-3:]] == [
+            "tool_search", "tool_describe", "tool_call"]
+    bridge = make_bridge(session=defs, config=config)
+    for call_args in (args, {"query": "x", "name": "kanban_sync", "arguments": args}):
+        reply = bridge.dispatch_sync(bridge_name, call_args)
+        json.dumps(reply.result, ensure_ascii=False, default=str)
+        assert reply.activity.outcome in ("ok", "missing_args", "out_of_scope", "recursion",
+                                          "not_deferrable", "not_available", "invalid", "error")
