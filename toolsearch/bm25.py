@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import heapq
 import math
-from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -148,12 +147,14 @@ def _exact_index(catalog: Catalog) -> dict[str, tuple[int, ...]]:
     return found
 
 
-def _value_in(pairs: tuple[tuple[int, float], ...], doc: int) -> float | None:
-    """The contribution of ``doc`` in a doc-ordered (doc, value) tuple, or None."""
-    i = bisect_left(pairs, (doc,))
-    if i < len(pairs) and pairs[i][0] == doc:
-        return pairs[i][1]
-    return None
+def _token_map(catalog: Catalog, tok: str) -> dict[int, float]:
+    """doc -> contribution of ``tok`` (a dict view of :func:`_token_contributions`)."""
+    key = "\x00map:" + tok
+    found = catalog.memo.get(key)
+    if found is None:
+        found = dict(_token_contributions(catalog, tok))
+        catalog.memo[key] = found
+    return found
 
 
 def _search_latest(catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
@@ -161,18 +162,16 @@ def _search_latest(catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
     exact = set(_exact_index(catalog).get(exact_name, ())) if exact_name else set()
     tokens = tokenize(query, "latest")
     admitted: list[int] = []
-    per_token: dict[str, tuple[tuple[int, float], ...]] = {}
+    per_token: dict[str, dict[int, float]] = {}
     if tokens:
         gate = rarest_token(catalog, tokens)
         answerable = [t for t in dict.fromkeys(tokens) if catalog.df.get(t, 0) > 0]
-        per_token = {t: _token_contributions(catalog, t) for t in answerable}
+        per_token = {t: _token_map(catalog, t) for t in answerable}
         need = 1
         if len(answerable) >= MIN_ANSWERABLE_TERMS_FOR_COVERAGE:
             need = math.ceil(len(answerable) * MIN_QUERY_TERM_COVERAGE)
         for doc, _tf in catalog.postings.get(gate or "", ()):
-            if need == 1 or sum(
-                1 for t in answerable if _value_in(per_token[t], doc) is not None
-            ) >= need:
+            if need == 1 or sum(1 for t in answerable if doc in per_token[t]) >= need:
                 admitted.append(doc)
     for doc in sorted(exact):
         if doc not in admitted:
@@ -181,8 +180,7 @@ def _search_latest(catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
     def terms_of(doc: int) -> tuple[tuple[str, float], ...]:
         totals: dict[str, float] = {}
         for tok in tokens:
-            pairs = per_token.get(tok)
-            value = _value_in(pairs, doc) if pairs is not None else None
+            value = per_token[tok].get(doc) if tok in per_token else None
             totals[tok] = totals.get(tok, 0.0) + (value or 0.0)
         return tuple(totals.items())
 
@@ -190,8 +188,7 @@ def _search_latest(catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
         # the same float additions, in query-token order, as ``_scores``
         total = 0.0
         for tok in tokens:
-            pairs = per_token.get(tok)
-            value = _value_in(pairs, doc) if pairs is not None else None
+            value = per_token[tok].get(doc) if tok in per_token else None
             if value is not None:
                 total += value
         return total
