@@ -7,6 +7,8 @@
 #
 # Override the folder with TOOLSEARCH_TEST_SERVERS_DIR (tests read the same variable).
 # PYTHON picks the interpreter for the time server's venv (default: python3).
+# Tests skip the reference servers when absent, unless TOOLSEARCH_REQUIRE_TEST_SERVERS=1
+# (set it in CI), which turns the skip into a failure.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,7 +21,8 @@ NPM_PACKAGES=(
 mkdir -p "$DEST"
 
 if ! command -v npm >/dev/null 2>&1; then
-  echo "install-test-servers: npm not found; the npm reference servers are skipped" >&2
+  echo "install-test-servers: npm not found (needed for the npm reference servers)" >&2
+  exit 1
 else
   missing=0
   for bin in mcp-server-everything mcp-server-filesystem; do

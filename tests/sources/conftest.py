@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import uuid
 from collections.abc import Callable, Iterator
@@ -37,7 +38,10 @@ def reference_bin() -> Callable[[str], Path]:
         for path in candidates:
             if path.exists():
                 return path
-        pytest.skip(f"reference server {name} not installed in {REFERENCE_DIR}: {INSTALL_HINT}")
+        reason = f"reference server {name} not installed in {REFERENCE_DIR}: {INSTALL_HINT}"
+        if os.environ.get("TOOLSEARCH_REQUIRE_TEST_SERVERS") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
 
     return find
 
