@@ -85,13 +85,14 @@ class Registry:
         return found
 
     @cached_property
-    def fingerprint(self) -> int:
-        """Content hash, for caches keyed on content.
+    def fingerprint(self) -> tuple[Any, ...]:
+        """The registry's content as one hashable value, for caches keyed on content (a key
+        compares equal only when the content is equal: no hash collision can alias two).
 
-        Entries are hashed as :meth:`toolset_of` reads them, so a malformed (even unhashable)
+        Entries are read as :meth:`toolset_of` reads them, so a malformed (even unhashable)
         toolset value counts as no entry instead of raising."""
         entries = frozenset((name, self.toolset_of(name)) for name in self.toolsets)
-        return hash((entries, self.core, self.extra_core))
+        return (entries, self.core, self.extra_core)
 
     def toolset_of(self, name: str) -> str | None:
         value = self.toolsets.get(name)
