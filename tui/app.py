@@ -65,6 +65,7 @@ class ToolSearchApp(App[None]):
         Binding("ctrl+e", "call", "Call", id="feed.call"),
         Binding("ctrl+d", "demo", "Demo", id="demo.play"),
         Binding("ctrl+s", "save", "Save", id="tuning.save"),
+        Binding("ctrl+r", "reset_tuning", "Reset tuning", id="tuning.reset"),
     ]
 
     session: reactive[SessionState | None] = reactive(None, init=False)
@@ -78,7 +79,8 @@ class ToolSearchApp(App[None]):
                  context: int | None = None, profile: str = "seed", theme: str | None = None,
                  clock: Callable[[], float] = time.perf_counter, demo: bool = False,
                  demo_delay: float = 0.9, executor: Executor | None = None,
-                 themes_folder: Path | None = None, exact: bool = True) -> None:
+                 themes_folder: Path | None = None, exact: bool = True,
+                 exact_delay: float = EXACT_DELAY) -> None:
         super().__init__()
         self.sources = tuple(sources)
         self.clock = clock
@@ -88,6 +90,7 @@ class ToolSearchApp(App[None]):
         self._profile = profile
         self._executor = executor
         self._exact_enabled = exact
+        self._exact_delay = exact_delay
         self._exact_timer: Any = None
         self._seq = 0
         self._initial: SessionState | None = None
@@ -207,7 +210,10 @@ class ToolSearchApp(App[None]):
         if self._exact_enabled:
             if self._exact_timer is not None:
                 self._exact_timer.stop()
-            self._exact_timer = self.set_timer(EXACT_DELAY, self._count_exact)
+            if self._exact_delay > 0:
+                self._exact_timer = self.set_timer(self._exact_delay, self._count_exact)
+            else:
+                self.call_later(self._count_exact)
         if self._query[0]:
             self._run_search(*self._query)
 

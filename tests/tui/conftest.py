@@ -2,80 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 
 import pytest
 from textual.widgets import Input, TextArea
-from textual.worker import WorkerCancelled
+from tui_helpers import FakeClock, fixture_workspace
 
-from toolsearch.toolsets import Toolset, ToolsetStatus, ToolSpec, Workspace
+from toolsearch.toolsets import Workspace
 from tui.app import ToolSearchApp
-
-
-def _obj(required: list[str], **props: str) -> dict[str, object]:
-    return {"type": "object", "properties": {k: {"type": v} for k, v in props.items()},
-            "required": required}
-
-
-def fixture_workspace() -> Workspace:
-    """A small, fixed workspace: core tools, two MCP servers and one that failed."""
-    core = Toolset("hermes-core", "core", (
-        ToolSpec("terminal", "Run a shell command and return its output.",
-                 _obj(["command"], command="string")),
-        ToolSpec("read_file", "Read a text file from the workspace.",
-                 _obj(["path"], path="string")),
-        ToolSpec("web_search", "Search the web and return the top results.",
-                 _obj(["query"], query="string")),
-    ))
-    firecrawl = Toolset("firecrawl", "mcp", (
-        ToolSpec("scrape", "Scrape one URL and return its content as markdown.",
-                 _obj(["url"], url="string", formats="array")),
-        ToolSpec("crawl", "Crawl a website starting from a URL, following links.",
-                 _obj(["url"], url="string", limit="integer")),
-        ToolSpec("map", "Map every URL of a site without fetching the pages.",
-                 _obj(["url"], url="string")),
-        ToolSpec("search", "Search the web and scrape the result pages.",
-                 _obj(["query"], query="string", limit="integer")),
-        ToolSpec("extract", "Extract structured data from pages with a prompt.",
-                 _obj(["urls", "prompt"], urls="array", prompt="string")),
-        ToolSpec("check_crawl_status", "Check the status of a crawl job by its id.",
-                 _obj(["id"], id="string")),
-    ), status=ToolsetStatus.SNAPSHOT)
-    xactions = Toolset("xactions", "mcp", tuple(
-        ToolSpec(name, desc, _obj(req, **props)) for name, desc, req, props in (
-            ("post_tweet", "Publish a post on X with optional media.", ["text"],
-             {"text": "string", "media_ids": "array"}),
-            ("delete_tweet", "Delete one of your posts by id.", ["tweet_id"],
-             {"tweet_id": "string"}),
-            ("like_tweet", "Like a post by id.", ["tweet_id"], {"tweet_id": "string"}),
-            ("follow_user", "Follow an account by handle.", ["handle"], {"handle": "string"}),
-            ("get_timeline", "Read your home timeline, newest first.", [],
-             {"count": "integer"}),
-            ("search_tweets", "Search recent posts matching a query.", ["query"],
-             {"query": "string", "count": "integer"}),
-            ("send_dm", "Send a direct message to an account.", ["handle", "text"],
-             {"handle": "string", "text": "string"}),
-            ("get_profile", "Read an account's profile and counters.", ["handle"],
-             {"handle": "string"}),
-        )
-    ))
-    broken = Toolset("weather", "mcp", (), status=ToolsetStatus.ERROR,
-                     error="connection refused: could not start 'weather-mcp' (exit 127)")
-    return Workspace(name="fixture", toolsets=(core, firecrawl, xactions, broken),
-                     context_length=200_000)
-
-
-class FakeClock:
-    """Each reading advances 12.5 ms, so every bridge call lasts exactly 12.5 ms."""
-
-    def __init__(self, step: float = 0.0125) -> None:
-        self.now = 0.0
-        self.step = step
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
 
 
 @pytest.fixture
@@ -90,6 +24,7 @@ def make_app(workspace: Workspace) -> Callable[..., ToolSearchApp]:
         kwargs.setdefault("clock", FakeClock())
         kwargs.setdefault("demo_delay", 0.0)
         kwargs.setdefault("exact", True)
+        kwargs.setdefault("exact_delay", 0.0)
         return ToolSearchApp(**kwargs)  # type: ignore[arg-type]
 
     return factory
@@ -100,13 +35,3 @@ def no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None, raising=False)
     monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", lambda self: None,
                         raising=False)
-
-
-async def settle(pilot: object) -> None:
-    """Wait for workers (a superseded exclusive worker is fine) and let the UI catch up."""
-    app = pilot.app  # type: ignore[attr-defined]
-    await pilot.pause()  # type: ignore[attr-defined]
-    for _ in range(3):
-        with contextlib.suppress(WorkerCancelled):
-            await app.workers.wait_for_complete()
-        await pilot.pause(0.4)  # type: ignore[attr-defined]

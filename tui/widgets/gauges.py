@@ -32,8 +32,43 @@ def binding_words(g: GaugeFigures) -> str:
     return "listing_max_tokens binds" if g.binding == "cap" else "threshold_pct binds"
 
 
+SHORT_MEANINGS = {
+    0: "everything eager",
+    1: "bridge + per-tool listing",
+    2: "bridge only: tools found via tool_search",
+}
+
+
+def compact_lines(g: GaugeFigures, exact: ExactCounts | None) -> list[Content]:
+    """Four lines for terminals narrower than 100 columns."""
+    fit, fit_style = listing_fit(g.listing_tokens, g.budget)
+    state = "" if g.activated else (" \u00b7 tool search off" if g.enabled == "off"
+                                     else " \u00b7 nothing deferrable")
+    binds = {"cap": "cap binds", "percent": "% binds", "both": "both bind"}[g.binding]
+    context = fmt(g.context_length) if g.context_length else "no ctx"
+    return [
+        Content.assemble((f"Tier {g.tier}", f"{TIER_STYLES[g.tier]} bold"),
+                         f" \u25b8 {SHORT_MEANINGS[g.tier]}{state} \u00b7 listing "
+                         f"{g.listing_form} {fmt(g.listing_tokens)}/{fmt(g.budget)} ",
+                         (fit, fit_style)),
+        Content.assemble(("Budget ", "bold"),
+                         f"min(cap {fmt(g.cap)}, {g.threshold_pct:g}% of {context} = "
+                         f"{fmt(g.percent_leg)}) = {fmt(g.budget)} \u00b7 ", (binds, "bold")),
+        Content.assemble(("Schemas ", "bold"),
+                         f"eager {fmt(g.eager_tokens)} \u2192 sent {fmt(g.sent_tokens)} "
+                         "\u00b7 ", (f"saving {fmt(g.saving)} ({g.saving_pct:.1f}%)", "bold"),
+                         f" \u00b7 deferred {fmt(g.deferred_tokens)}"),
+        Content.assemble(("Exact ", "bold"),
+                         f"eager {fmt(exact.eager if exact else None)} \u2192 sent "
+                         f"{fmt(exact.sent if exact else None)} \u00b7 bridge "
+                         f"{fmt(g.bridge_tokens)} (exact {fmt(exact.bridge if exact else None)})"),
+    ]
+
+
 def gauge_lines(g: GaugeFigures, exact: ExactCounts | None, narrow: bool) -> list[Content]:
     """The pane's lines; *exact* is None while the counts are being worked out."""
+    if narrow:
+        return compact_lines(g, exact)
     tier = Content.assemble((f"Tier {g.tier}", f"{TIER_STYLES[g.tier]} bold"), " \u25b8 ",
                             g.tier_meaning)
     if not g.activated:

@@ -25,6 +25,7 @@ COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("Status", "status", 11), ("Server", "name", 22), ("Kind", "kind", 7),
     ("Attached", "attached", 10), ("Scope", "scope", 8), ("Tools", "tools", 6),
     ("Tokens", "tokens", 8), ("Exact", "exact", 8), ("Listing", "form", 12),
+    ("Note", "note", 60),
 )
 
 
@@ -42,6 +43,7 @@ def row_cells(row: ToolsetRow, exact: int | None) -> tuple[object, ...]:
         fmt(row.tokens),
         fmt(exact),
         row.listing_form,
+        Content.styled(row.toolset.error, "$status-error") if row.toolset.error else "",
     )
 
 

@@ -11,7 +11,6 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -68,10 +67,6 @@ class TuningPane(VerticalScroll):
     TuningPane #tune-buttons Button { margin-right: 2; }
     TuningPane #tune-effective { height: auto; padding: 0 1; }
     """
-    BINDINGS = [
-        Binding("ctrl+r", "reset", "Reset tuning", id="tuning.reset"),
-    ]
-
     session: reactive[SessionState | None] = reactive(None, init=False)
     save_target: reactive[str] = reactive("", init=False)
 

@@ -1,0 +1,152 @@
+"""Search pane, the Call dialog, the activity feed and the scripted demo."""
+
+from __future__ import annotations
+
+import json
+
+from textual.widgets import DataTable, Input, Select, Static, TextArea
+from tui_helpers import settle
+
+from tui.screens.call import CallScreen, build_args
+from tui.widgets.feed import ActivityFeed
+from tui.widgets.search import SearchPane
+
+
+async def _search(app, pilot, query: str, compare: bool = False) -> SearchPane:
+    app.action_show_tab("search")
+    pane = app.query_one(SearchPane)
+    if compare != pane.compare:
+        pane.action_toggle_compare()
+    pane.set_query(query)
+    await settle(pilot)
+    return pane
+
+
+async def test_search_shows_scores_and_token_contributions(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await _search(app, pilot, "scrape url")
+        table = pane.query_one("#hits-table-seed", DataTable)
+        assert table.row_count >= 1
+        assert str(table.get_cell("1", "name")) == "mcp__firecrawl__scrape"
+        score = float(str(table.get_cell("1", "score")))
+        assert score > 0
+        terms = str(table.get_cell("1", "terms"))
+        assert "scrape " in terms and "url " in terms
+        head = str(pane.query_one("#hits-head-seed", Static).content)
+        assert "seed" in head and "scrape (in" in head
+
+
+async def test_fallback_is_marked_and_zero_hits_are_explained(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await _search(app, pilot, "twee")  # a name fragment: substring fallback
+        table = pane.query_one("#hits-table-seed", DataTable)
+        assert table.row_count >= 1
+        assert str(table.get_cell("1", "note")) == "\u2691 fallback"
+        assert str(table.get_cell("1", "score")) == "0.10"
+        assert "substring fallback" in str(pane.query_one("#hits-head-seed", Static).content)
+        pane = await _search(app, pilot, "zzzqqq")
+        assert pane.query_one("#hits-table-seed", DataTable).row_count == 0
+        head = str(pane.query_one("#hits-head-seed", Static).content)
+        assert "zero hits" in head and "no tool name contains 'zzzqqq'" in head
+        pane = await _search(app, pilot, "!!!")
+        head = str(pane.query_one("#hits-head-seed", Static).content)
+        assert "no searchable tokens" in head
+
+
+async def test_seed_and_latest_side_by_side(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await _search(app, pilot, "twee", compare=True)
+        assert pane.query_one("#hits-latest").display
+        assert app.search.profile("latest") is not None
+        seed = pane.query_one("#hits-table-seed", DataTable)
+        latest = pane.query_one("#hits-table-latest", DataTable)
+        assert seed.row_count >= 1  # the seed fallback finds the fragment...
+        assert latest.row_count == 0  # ...the latest profile has no fallback
+        assert "no substring fallback" in str(
+            pane.query_one("#hits-head-latest", Static).content)
+
+
+async def test_search_follows_tuning(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await _search(app, pilot, "tweet post search")
+        assert pane.query_one("#hits-table-seed", DataTable).row_count == 5
+        app.change(app.session.with_config(search_default_limit=2))
+        await settle(pilot)
+        assert pane.query_one("#hits-table-seed", DataTable).row_count == 2
+
+
+async def test_a_call_lands_in_the_feed_as_the_underlying_tool(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        reply = await app.dispatch("tool_call", {"name": "mcp__firecrawl__scrape",
+                                                 "arguments": {"url": "https://x.test"}})
+        await settle(pilot)
+        assert reply.activity.outcome == "ok"
+        entry = app.activity[-1]
+        assert entry.event.headline().startswith("tool_call \u2192 mcp__firecrawl__scrape {")
+        assert entry.event.ms == 12.5
+        feed = app.query_one(ActivityFeed)
+        assert feed.lines_written == 1
+        rendered = feed.render_entry(entry).plain
+        assert "\u2714 ok" in rendered and "12.5 ms" in rendered
+        assert "dry run" in rendered
+
+
+async def test_call_dialog_sends_by_hand_and_shows_the_reply(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CallScreen)
+        screen.query_one("#call-bridge", Select).value = "tool_call"
+        screen.query_one("#call-name", Input).value = "mcp__xactions__send_dm"
+        screen.query_one("#call-args", TextArea).load_text('{"handle": "nous"}')
+        screen.action_send()
+        await settle(pilot)
+        assert screen.last_reply is not None
+        assert screen.last_reply.activity.outcome == "missing_args"
+        result = json.loads(screen.query_one("#call-result", TextArea).text)
+        assert "missing required argument(s): text" in result["error"]
+        assert "parameters" in result
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.activity[-1].event.tool == "mcp__xactions__send_dm"
+        assert app.activity[-1].event.outcome == "missing_args"
+
+
+def test_build_args_for_each_bridge():
+    assert build_args("tool_search", "scrape", "", "3") == {"query": "scrape", "limit": 3}
+    assert build_args("tool_describe", "x", "", "") == {"name": "x"}
+    assert build_args("tool_call", "x", '{"a": 1}', "") == {"name": "x", "arguments": {"a": 1}}
+
+
+async def test_demo_plays_every_step_through_the_feed(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        outcomes = [(e.event.bridge, e.event.outcome) for e in app.activity]
+        assert outcomes == [
+            ("tool_search", "ok"), ("tool_describe", "ok"), ("tool_call", "missing_args"),
+            ("tool_call", "ok"), ("tool_call", "out_of_scope"), ("tool_call", "recursion"),
+            ("tool_call", "ok"),
+        ]
+        assert app.activity[0].event.arguments == {"query": "firecrawl scrape"}
+        assert app.activity[2].event.tool == "mcp__firecrawl__scrape"
+        assert app.activity[4].event.tool.startswith("mcp__xactions__")
+        assert "demo 5/7" in app.activity[4].note
+        assert app.query_one("#main-tabs").active == "tab-activity"
+        assert not app.demo_running
+        assert app.query_one(ActivityFeed).lines_written == 7

@@ -1,0 +1,137 @@
+"""Tuning recomputes at once; save writes the Hermes config and keeps a backup."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from textual.widgets import Input, Select, Static
+from tui_helpers import settle
+
+from toolsearch.sources.samples import sample_path
+from tui.app import ToolSearchApp
+from tui.screens.save import SavePathScreen
+from tui.widgets.tuning import TuningPane
+
+HERMES_CONFIG = """\
+# my hermes config
+model: gpt-4o  # keep me
+tools:
+  tool_search:
+    enabled: auto
+    threshold_pct: 5
+mcp_servers: {}
+"""
+
+
+async def _type(pilot, widget: Input, text: str) -> None:
+    widget.focus()
+    widget.value = ""
+    await pilot.press(*text)
+    await settle(pilot)
+
+
+async def test_tiny_threshold_moves_to_tier_2(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.session.assembly.tier == 1
+        app.action_show_tab("tuning")
+        pane = app.query_one(TuningPane)
+        await _type(pilot, pane.query_one("#tune-threshold_pct", Input), "0.01")
+        assert app.session.config.threshold_pct == pytest.approx(0.01)
+        assert app.session.assembly.tier == 2
+        assert "Tier 2" in str(app.query_one("#gauge-text", Static).content)
+        assert "threshold_pct binds" in str(app.query_one("#gauge-text", Static).content)
+
+
+async def test_clamped_value_is_shown(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.action_show_tab("tuning")
+        pane = app.query_one(TuningPane)
+        await _type(pilot, pane.query_one("#tune-listing_max_tokens", Input), "50")
+        assert app.session.config.listing_max_tokens == 200
+        note = str(pane.query_one("#tune-note-listing_max_tokens", Static).content)
+        assert "clamped to 200" in note
+
+
+async def test_listing_off_profile_and_context_presets(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.action_show_tab("tuning")
+        pane = app.query_one(TuningPane)
+        pane.query_one("#tune-listing", Select).value = "off"
+        await settle(pilot)
+        assert app.session.config.listing == "off"
+        assert app.session.assembly.tier == 2
+        pane.query_one("#tune-context-preset", Select).value = 32_768
+        await settle(pilot)
+        assert app.session.context_length == 32_768
+        assert pane.query_one("#tune-context", Input).value == "32768"
+        pane.query_one("#tune-profile", Select).value = "latest"
+        await settle(pilot)
+        assert app.session.config.profile == "latest"
+        assert app.session.config.max_search_limit == 20  # kept, not reset to the default
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert app.session.config.listing == "auto"
+        assert app.session.context_length == 200_000
+
+
+@pytest.mark.skipif(sample_path("seed-demo") is None, reason="sample catalogs not installed")
+async def test_seed_demo_cap_200_is_tier_2():
+    app = ToolSearchApp(["seed-demo"], demo_delay=0.0, exact_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        a = app.session.assembly
+        assert (a.tier, a.deferred_count, a.listing_form) == (1, 172, "full")
+        assert app.session.workspace.name
+        app.action_show_tab("tuning")
+        pane = app.query_one(TuningPane)
+        await _type(pilot, pane.query_one("#tune-listing_max_tokens", Input), "200")
+        assert app.session.config.listing_max_tokens == 200
+        assert app.session.assembly.tier == 2
+
+
+async def test_save_writes_the_hermes_config_and_keeps_a_backup(tmp_path, workspace):
+    config = tmp_path / "config.yaml"
+    config.write_text(HERMES_CONFIG)
+    app = ToolSearchApp([str(config)], workspace=workspace, exact_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.save_target == str(config)
+        app.change(app.session.with_config(listing_max_tokens=1500, threshold_pct=2))
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.last_save.changed
+        assert app.last_save.backup == tmp_path / "config.yaml.bak"
+    saved = yaml.safe_load(config.read_text())
+    assert saved["model"] == "gpt-4o"
+    assert saved["tools"]["tool_search"]["listing_max_tokens"] == 1500
+    assert saved["tools"]["tool_search"]["threshold_pct"] == 2
+    assert "# keep me" in config.read_text()
+    assert (tmp_path / "config.yaml.bak").read_text() == HERMES_CONFIG
+
+
+async def test_save_without_a_hermes_config_asks_for_a_path(tmp_path, make_app):
+    app = make_app()
+    target = tmp_path / "new" / "config.yaml"
+    target.parent.mkdir()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.change(app.session.with_config(enabled="off"))
+        app.action_save()
+        await settle(pilot)
+        assert isinstance(app.screen, SavePathScreen)
+        app.screen.query_one("#save-path", Input).value = str(target)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.last_save.path == target
+        assert app.last_save.backup is None
+        assert app.save_target == str(target)
+    saved = yaml.safe_load(target.read_text())
+    assert saved == {"tools": {"tool_search": saved["tools"]["tool_search"]}}
+    assert saved["tools"]["tool_search"]["enabled"] == "off"
