@@ -19,6 +19,8 @@ acceptable exposed names.
 * ``gold_found_at_5``: mean fraction of a query's gold slots found in the top 5 (equals
   ``recall_at_5`` for one-gold queries; stricter for multi-tool tasks).
 
+Queries may carry a ``kind`` tag; the report then also gives the figures per kind.
+
 Gold names that match no searchable (deferred) tool are reported in ``unresolved``, never
 fatal; a query left with no resolvable gold is excluded from ``n``.
 
@@ -62,6 +64,8 @@ class Query:
     text: str
     gold: tuple[tuple[str, ...], ...]
     line: int = 0
+    kind: str = ""
+    """Optional tag from the file's ``kind`` key (ours: ``keywords`` or ``plain``)."""
 
     @property
     def gold_names(self) -> tuple[str, ...]:
@@ -110,7 +114,9 @@ def parse_queries(lines: Iterable[str], origin: str = "<queries>") -> tuple[Quer
             query = str(raw.get("query") or "").strip()
             if not query:
                 raise ValueError("no 'query'")
-            queries.append(Query(query, _gold_of(raw), number))
+            kind = raw.get("kind")
+            queries.append(Query(query, _gold_of(raw), number,
+                                 kind if isinstance(kind, str) else ""))
         except ValueError as exc:  # JSONDecodeError is a ValueError
             raise ValueError(f"{origin}:{number}: {exc}") from None
     return tuple(queries)
@@ -160,6 +166,38 @@ class Miss:
 
 
 @dataclass(frozen=True)
+class RecallFigures:
+    n: int
+    recall_at_1: float
+    recall_at_5: float
+    mrr: float
+    gold_found_at_5: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {"n": self.n, "recall_at_1": round(self.recall_at_1, 4),
+                "recall_at_5": round(self.recall_at_5, 4), "mrr": round(self.mrr, 4),
+                "gold_found_at_5": round(self.gold_found_at_5, 4)}
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.n = self.hits1 = self.hits5 = 0
+        self.rr = self.found = 0.0
+
+    def add(self, rank: int, found: float) -> None:
+        self.n += 1
+        self.hits1 += rank == 1
+        self.hits5 += rank > 0
+        self.rr += 1.0 / rank if rank else 0.0
+        self.found += found
+
+    def figures(self) -> RecallFigures:
+        d = max(self.n, 1)
+        return RecallFigures(self.n, self.hits1 / d, self.hits5 / d, self.rr / d,
+                             self.found / d)
+
+
+@dataclass(frozen=True)
 class RecallReport:
     profile: str
     n: int
@@ -174,6 +212,13 @@ class RecallReport:
     """Queries with no resolvable gold at all (not counted in ``n``)."""
     catalog_size: int = 0
     seconds: float = 0.0
+    by_kind: tuple[tuple[str, RecallFigures], ...] = ()
+    """Figures per query ``kind`` tag (empty when no query is tagged)."""
+
+    @property
+    def figures(self) -> RecallFigures:
+        return RecallFigures(self.n, self.recall_at_1, self.recall_at_5, self.mrr,
+                             self.gold_found_at_5)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -184,6 +229,7 @@ class RecallReport:
             "seconds": round(self.seconds, 3),
             "misses": [m.as_json() for m in self.misses],
             "unresolved": [{"query": q, "gold": g} for q, g in self.unresolved],
+            "by_kind": {kind: f.as_json() for kind, f in self.by_kind},
         }
 
 
@@ -195,9 +241,9 @@ def run_recall(source: Any, queries: Sequence[Query], profile: str = "seed",
     known = {e.name for e in catalog.entries}
     unresolved: list[tuple[str, str]] = []
     misses: list[Miss] = []
-    hits1 = hits5 = 0
-    rr = found = 0.0
-    n = skipped = 0
+    total = _Tally()
+    kinds: dict[str, _Tally] = {}
+    skipped = 0
     for query in queries:
         slots = []
         for slot in query.gold:
@@ -209,20 +255,20 @@ def run_recall(source: Any, queries: Sequence[Query], profile: str = "seed",
         if not slots:
             skipped += 1
             continue
-        n += 1
         returned = tuple(h.name for h in search_catalog(catalog, query.text, k))
         gold_all = frozenset().union(*slots)
         rank = next((i for i, name in enumerate(returned, 1) if name in gold_all), 0)
-        hits1 += rank == 1
-        hits5 += rank > 0
-        rr += 1.0 / rank if rank else 0.0
-        found += sum(1 for s in slots if s & set(returned)) / len(slots)
+        found = sum(1 for s in slots if s & set(returned)) / len(slots)
+        total.add(rank, found)
+        if query.kind:
+            kinds.setdefault(query.kind, _Tally()).add(rank, found)
         if not rank:
             misses.append(Miss(query.text, tuple(sorted(gold_all)), returned))
-    d = max(n, 1)
-    return RecallReport(profile, n, hits1 / d, hits5 / d, rr / d, found / d, tuple(misses),
-                        tuple(unresolved), skipped, len(catalog),
-                        time.perf_counter() - start)
+    f = total.figures()
+    return RecallReport(profile, f.n, f.recall_at_1, f.recall_at_5, f.mrr, f.gold_found_at_5,
+                        tuple(misses), tuple(unresolved), skipped, len(catalog),
+                        time.perf_counter() - start,
+                        tuple((kind, t.figures()) for kind, t in sorted(kinds.items())))
 
 
 def format_recall(report: RecallReport, max_misses: int = 10) -> str:
@@ -234,6 +280,9 @@ def format_recall(report: RecallReport, max_misses: int = 10) -> str:
         f"  MRR@5           {report.mrr:.3f}",
         f"  gold found @5   {report.gold_found_at_5:.3f}  (mean fraction of gold tools)",
     ]
+    for kind, fig in report.by_kind:
+        lines.append(f"  [{kind}] n={fig.n}  recall@1 {fig.recall_at_1:.3f}  recall@5 "
+                     f"{fig.recall_at_5:.3f}  MRR@5 {fig.mrr:.3f}")
     if report.skipped or report.unresolved:
         lines.append(f"  {len(report.unresolved)} gold name(s) match no searchable tool; "
                      f"{report.skipped} quer(ies) skipped")
@@ -302,18 +351,21 @@ class ReachReport:
 
 
 def _rank_of(catalog: Catalog, query: str, name: str, k: int) -> tuple[int, int | None]:
-    """(rank in the top k or 0, number of tools ranked above it, None if not admitted)."""
+    """(rank in the top k or 0, number of tools ranked above it; None if not returned at all).
+
+    Searches with a growing limit (k, 4k, 16k, ...) so a near miss costs little.
+    """
     if not query.strip():
         return 0, None
-    hits = search_catalog(catalog, query, k)
-    for i, hit in enumerate(hits, 1):
-        if hit.name == name:
-            return i, i - 1
-    if len(hits) < k:
-        return 0, None
-    everything = search_catalog(catalog, query, len(catalog))
-    above = next((i for i, hit in enumerate(everything) if hit.name == name), None)
-    return 0, above
+    limit = k
+    while True:
+        hits = search_catalog(catalog, query, limit)
+        for i, hit in enumerate(hits, 1):
+            if hit.name == name:
+                return (i if i <= k else 0), i - 1
+        if len(hits) < limit or limit >= len(catalog):
+            return 0, None
+        limit *= 4
 
 
 def run_reach(source: Any, profile: str = "seed", k: int = TOP_K) -> ReachReport:
