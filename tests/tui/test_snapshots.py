@@ -1,0 +1,58 @@
+"""A handful of canonical screens, with fixed data, a fake clock and no cursor blink."""
+
+from __future__ import annotations
+
+import pytest
+from tui_helpers import FakeClock, fixture_workspace, settle
+
+from tui.app import ToolSearchApp
+
+
+def _app(**kwargs: object) -> ToolSearchApp:
+    kwargs.setdefault("workspace", fixture_workspace())
+    return ToolSearchApp(clock=FakeClock(), demo_delay=0.0, exact_delay=0.0,
+                         **kwargs)  # type: ignore[arg-type]
+
+
+def test_main_view(snap_compare):
+    assert snap_compare(_app(), terminal_size=(120, 40), run_before=settle)
+
+
+@pytest.mark.parametrize("form", ["full", "names", "summary", "sent"])
+def test_listing_tab(snap_compare, form):
+    async def show(pilot):
+        await settle(pilot)
+        pilot.app.action_show_listing(form)
+        await settle(pilot)
+
+    assert snap_compare(_app(), terminal_size=(120, 40), run_before=show)
+
+
+def test_small_terminal_80x24(snap_compare):
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=settle)
+
+
+def test_error_state(snap_compare, tmp_path):
+    async def highlight_error(pilot):
+        await settle(pilot)
+        table = pilot.app.query_one("#servers-table")
+        table.focus()
+        table.move_cursor(row=3)
+        await settle(pilot)
+
+    assert snap_compare(_app(), terminal_size=(120, 30), run_before=highlight_error)
+
+
+def test_source_that_failed_to_load(snap_compare):
+    app = ToolSearchApp(["/nonexistent/toolsearch/config.yaml"], workspace=None,
+                        clock=FakeClock(), exact_delay=0.0)
+    assert snap_compare(app, terminal_size=(100, 30), run_before=settle)
+
+
+def test_activity_after_demo(snap_compare):
+    async def demo(pilot):
+        await settle(pilot)
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+
+    assert snap_compare(_app(), terminal_size=(120, 40), run_before=demo)
