@@ -197,6 +197,9 @@ def _make_catalog(defs: Sequence[Mapping[str, Any]], reg: Any, profile: str) -> 
         if not name:
             continue
         source, source_name = entry_source(name, reg)
+        owner = tool_def.get("_hermes_source_name") if isinstance(tool_def, Mapping) else None
+        if profile == "latest" and source == "other" and isinstance(owner, str) and owner:
+            source, source_name = "plugin", owner  # G3: deferred memory / context-engine tools
         entries.append(
             CatalogEntry(
                 name=name,

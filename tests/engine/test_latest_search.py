@@ -213,7 +213,7 @@ def _naive_latest(catalog, query, limit):
     """The G3 rules written out plainly: per-doc BM25 loop, gate, floor, exact-name-first."""
     import math
 
-    from toolsearch.bm25 import B, K1
+    from toolsearch.bm25 import K1, B
 
     entries = catalog.entries
     n = len(entries)
@@ -282,3 +282,14 @@ def test_latest_matches_naive_reference():
                 assert sum(v for _, v in hit.terms) == pytest.approx(hit.score)
 
     check()
+
+
+def test_hermes_source_name_for_unregistered_defs():
+    d = {"type": "function", "_hermes_source_name": "honcho",
+         "function": {"name": "honcho_recall", "description": "Recall memories.",
+                      "parameters": {"type": "object", "properties": {}}}}
+    latest = build_catalog([d], {}, "latest")
+    assert (latest[0].source, latest[0].source_name) == ("plugin", "honcho")
+    assert names(latest, "honcho") == ["honcho_recall"]
+    seed = build_catalog([d], {}, "seed")
+    assert (seed[0].source, seed[0].source_name) == ("other", "")
