@@ -344,3 +344,27 @@ def test_call_coerces_copy_for_validation_only(bridge):
 def test_seed_profile_untouched():
     b = Bridge.create(SESSION, REGISTRY, ToolSearchConfig())
     assert "matches" in b.dispatch_sync("tool_search", {"query": "issues"}).result
+
+
+def test_junk_arguments_never_raise():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True),
+                        st.text(max_size=12))
+    junk = st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(
+            ["name", "arguments", "calls", "queries", "names", "limit", "x"]), inner,
+            max_size=4)), max_leaves=12)
+    b = Bridge.create(SESSION, REGISTRY, CONFIG)
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.sampled_from(["tool_search", "tool_describe", "tool_call"]), junk)
+    def check(tool, args):
+        reply = b.dispatch_sync(tool, args)
+        json.dumps(reply.result, default=str)
+        assert reply.activity.outcome in {"ok", "missing_args", "out_of_scope", "recursion",
+                                          "not_deferrable", "not_available", "invalid",
+                                          "error"}
+
+    check()
