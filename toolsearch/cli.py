@@ -213,12 +213,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return 0 if e.status != "unknown" else 1
 
 
-def _executor_for(workspace: Workspace, timeout: float) -> Any:
-    try:
-        from .sources.executor import executor_for
-    except ImportError:
+def _executor_for(specs: Sequence[str], workspace: Workspace, timeout: float) -> Any:
+    """A live executor when the SOURCEs declare live servers; None (dry run) otherwise."""
+    from .sources import server_configs
+    from .sources.executor import live_executor
+
+    if not server_configs(specs):
         return None
-    return executor_for(workspace, timeout=timeout)
+    return live_executor(specs, workspace, timeout=timeout)
 
 
 def cmd_call(args: argparse.Namespace) -> int:
@@ -234,7 +236,7 @@ def cmd_call(args: argparse.Namespace) -> int:
     if not isinstance(call_args, dict):
         raise CliError("ARGS_JSON must be a JSON object")
     state = build_state(args, specs)
-    bridge = state.bridge(_executor_for(state.workspace, args.timeout))
+    bridge = state.bridge(_executor_for(specs, state.workspace, args.timeout))
     reply = asyncio.run(bridge.dispatch(bridge_name, call_args))
     if args.json:
         _print_json({"result": reply.result, "activity": reply.activity.as_json()})
@@ -272,11 +274,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
                      "config": state.config.to_raw(), "which": label})
     saved = None
     if args.save:
+        from .sources import hermes_config_path
         from .sources.save import save_tool_search_block
 
-        target = Path(args.config) if args.config else Path(args.source)
-        if not target.is_file():
-            raise CliError(f"--save needs a Hermes config.yaml; {target} is not a file")
+        target = Path(args.config) if args.config else hermes_config_path([args.source])
+        if target is None or not target.is_file():
+            raise CliError(f"--save needs a Hermes config.yaml: {args.source} is not one "
+                           "(name the file to write with --config PATH)")
         result = save_tool_search_block(target, after.config.to_raw())
         saved = {"path": str(result.path), "backup": str(result.backup_path) if
                  result.backup_path else None, "changed_keys": list(result.changed_keys)}
