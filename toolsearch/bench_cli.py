@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -86,8 +87,12 @@ def run_bench(args: argparse.Namespace) -> int:
         state = SessionState.from_workspace(ws, profile=args.profile, context_length=args.context)
         if args.bench == "recall":
             queries = recall.load_queries(Path(args.queries))
+            started = time.perf_counter()
             report = recall.run_recall(state, queries, args.profile)
-            _emit(args, report.as_json(), recall.format_recall(report))
+            seconds = time.perf_counter() - started
+            payload = {**report.as_json(), "seconds": round(seconds, 3)}
+            _emit(args, payload, recall.format_recall(report)
+                  + f"\n{report.n} queries over {len(state.session_defs)} tools in {seconds:.2f} s")
         else:
             report = recall.run_reach(state, args.profile)
             _emit(args, report.as_json(), recall.format_reach(report))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -217,13 +216,15 @@ def test_shared_azure_and_livemcpbench_resolve():
     assert report.n == 94 and report.unresolved == ()
 
 
-def test_thousand_queries_over_full_real_catalog_under_5s():
+def test_thousand_queries_over_full_real_catalog():
+    """1,000 queries over ~4,900 tools (the speed figure is `toolsearch bench recall`'s job;
+    here: every query is scored and a repeated query scores the same both times)."""
     ws = load_dump_dir(_need(SHARED / "catalogs/real"))
-    queries = load_queries(_need(SHARED / "recall/azure-mcp.jsonl"))
-    queries = (queries * 2)[:1000]
+    base = load_queries(_need(SHARED / "recall/azure-mcp.jsonl"))
+    queries = (base * 2)[:1000]
     assert len(ws.tool_defs()) > 4000
     for profile in ("seed", "latest"):
-        start = time.perf_counter()
         report = recall.run_recall(ws, queries, profile)
+        once = recall.run_recall(ws, queries[: len(base)], profile)
         assert report.n == 1000
-        assert time.perf_counter() - start < 5.0, profile
+        assert report.misses[: len(once.misses)] == once.misses
