@@ -164,3 +164,28 @@ def test_help_lists_commands() -> None:
     out = run("--help").stdout
     for command in ("assemble", "search", "explain", "call", "snapshot", "tune", "bench"):
         assert command in out
+
+
+HERMES_CONFIG = """\
+# my agent
+model: some-model   # keep this comment
+mcp_servers: {}
+tools:
+  tool_search:
+    threshold_pct: 5   # five percent
+  other: [a, b]
+"""
+
+
+def test_tune_save_changes_only_the_block(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(HERMES_CONFIG, encoding="utf-8")
+    preview = json.loads(run("tune", str(config), "--set", "threshold_pct=250", "--json").stdout)
+    assert preview["before"]["config"]["threshold_pct"] == 5
+    assert preview["after"]["config"]["threshold_pct"] == 100  # clamped
+    assert preview["saved"] is None and config.read_text(encoding="utf-8") == HERMES_CONFIG
+    out = run("tune", str(config), "--set", "threshold_pct=2", "--save").stdout
+    assert "backup" in out
+    assert (tmp_path / "config.yaml.bak").read_text(encoding="utf-8") == HERMES_CONFIG
+    assert config.read_text(encoding="utf-8") == HERMES_CONFIG.replace(
+        "threshold_pct: 5   # five percent", "threshold_pct: 2   # five percent")

@@ -64,11 +64,12 @@ def _split_csv(value: str | None) -> list[str] | None:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
-def build_state(args: argparse.Namespace, specs: Sequence[str]) -> SessionState:
+def build_state(args: argparse.Namespace, specs: Sequence[str], *,
+                apply_set: bool = True) -> SessionState:
     workspace = load_workspace(specs, timeout=args.timeout)
     state = SessionState.from_workspace(
         workspace, profile=args.profile, context_length=args.context,
-        overrides=_overrides(getattr(args, "set", None)),
+        overrides=_overrides(getattr(args, "set", None)) if apply_set else None,
     )
     known = {t.name for t in workspace.toolsets}
     for name in _split_csv(getattr(args, "detach", None)) or ():
@@ -261,8 +262,10 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
-    before = build_state(args, [args.source])
     changes = _overrides(args.set)
+    if not changes:
+        raise CliError("tune needs at least one --set KEY=VALUE")
+    before = build_state(args, [args.source], apply_set=False)
     after = before.with_config(**changes)
     rows = []
     for label, state in (("before", before), ("after", after)):
@@ -281,7 +284,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
         if target is None or not target.is_file():
             raise CliError(f"--save needs a Hermes config.yaml: {args.source} is not one "
                            "(name the file to write with --config PATH)")
-        result = save_tool_search_block(target, after.config.to_raw())
+        clamped = after.config.to_raw()
+        result = save_tool_search_block(target, {k: clamped[k] for k in changes if k in clamped})
         saved = {"path": str(result.path), "backup": str(result.backup_path) if
                  result.backup_path else None, "changed_keys": list(result.changed_keys)}
     if args.json:
