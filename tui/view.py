@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolsearch.classify import Status, def_name
-from toolsearch.session import SessionState
+from toolsearch.session import SessionState, ToolsetRow
 from toolsearch.tokens import (
     CHARS_PER_TOKEN,
     estimate_tokens_from_schemas,
@@ -156,6 +156,36 @@ def exact_counts(session: SessionState, key: int) -> ExactCounts:
     )
 
 
+# --------------------------------------------------------------------------- servers
+
+
+def server_rows(session: SessionState) -> tuple[ToolsetRow, ...]:
+    """``SessionState.rows()`` with the same forms, in one pass over the deferred names
+    (the engine's version rebuilds that set per toolset, slow at 5,000 tools)."""
+    a = session.assembly
+    listing = a.listing
+    deferred = frozenset(a.deferred_names) if a.activated else frozenset()
+    rows = []
+    for ts in session.workspace.toolsets:
+        attached = ts.name not in session.detached
+        group = listing.group(ts.label) if listing is not None else None
+        if ts.status is ToolsetStatus.ERROR:
+            form = "-"
+        elif group is not None:
+            form = group.form
+        elif not attached:
+            form = "detached"
+        elif not session.in_scope(ts.name):
+            form = "out of scope"
+        elif ts.defs and def_name(ts.defs[0]) in deferred:
+            form = "none"
+        else:
+            form = "eager"
+        rows.append(ToolsetRow(ts, attached, session.in_scope(ts.name), len(ts.tools),
+                               defs_tokens(ts.defs), form))
+    return tuple(rows)
+
+
 # --------------------------------------------------------------------------- tools
 
 
@@ -168,27 +198,35 @@ class ToolRow:
     tokens: int
 
 
+def tool_rows_key(session: SessionState) -> tuple[object, ...]:
+    """Everything :func:`tool_rows` depends on (the classification is content-cached)."""
+    a = session.assembly
+    return (id(session.workspace), session.detached, session.scope, id(a.classification),
+            a.activated)
+
+
 def tool_rows(session: SessionState) -> tuple[ToolRow, ...]:
     """Every tool of every loaded toolset, in workspace order, with its session status."""
     a = session.assembly
     decided: dict[str, tuple[str, str]] = {}
+    deferred = Status.DEFERRED
     if a.classification is not None:
+        eager = not a.activated
         for d in a.classification.decisions:
-            status = d.status.value
-            if d.status is Status.DEFERRED and not a.activated:
-                status = "visible"
-            decided.setdefault(d.name, (status, d.rule.value))
+            status = d.status
+            decided.setdefault(d.name, ("visible" if eager and status is deferred
+                                        else str(status), str(d.rule)))
     rows: list[ToolRow] = []
     for ts in session.workspace.toolsets:
         if ts.name in session.detached:
-            fallback = ("detached", "detached")
+            fixed: tuple[str, str] | None = ("detached", "detached")
         elif not session.in_scope(ts.name):
-            fallback = ("out of scope", "out-of-scope")
+            fixed = ("out of scope", "out-of-scope")
         else:
-            fallback = ("visible", "unregistered")
+            fixed = None
         for d in ts.defs:
             name = def_name(d)
-            status, rule = decided.get(name, fallback) if fallback[0] == "visible" else fallback
+            status, rule = fixed or decided.get(name, ("visible", "unregistered"))
             rows.append(ToolRow(name, status, rule, ts.name, chars_to_tokens(schema_chars(d))))
     return tuple(rows)
 

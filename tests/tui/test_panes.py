@@ -45,11 +45,17 @@ async def test_detaching_a_server_recomputes_everything(make_app):
         assert "firecrawl" in app.session.detached
         assert app.session.assembly.deferred_count == before - 6
         assert _cell(pane.table, "firecrawl", "attached") == "\u2013 detached"
+        app.action_show_tab("tools")  # a hidden Tools pane catches up when shown
+        await settle(pilot)
         tools = app.query_one(ToolsPane).table
         assert _cell(tools, "firecrawl\x1fmcp__firecrawl__scrape", "status") == \
             "\u2013 detached"
         assert "deferred 8" in str(app.query_one(GaugesPane).query_one(Static).content) or \
             app.query_one(GaugesPane).figures.deferred_count == 8
+        app.action_show_tab("servers")
+        await settle(pilot)
+        pane.table.focus()
+        pane.table.move_cursor(row=1)
         await pilot.press("a")  # re-attach
         await settle(pilot)
         assert app.session.assembly.deferred_count == before
@@ -96,6 +102,7 @@ async def test_tools_table_filter_and_explain(make_app):
 async def test_tools_status_cells_update_when_tool_search_is_off(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
+        app.action_show_tab("tools")
         await settle(pilot)
         table = app.query_one(ToolsPane).table
         key = "xactions\x1fmcp__xactions__send_dm"
@@ -144,3 +151,17 @@ async def test_gauges_show_budget_leg_and_saving(make_app):
         await settle(pilot)
         text = str(app.query_one("#gauge-text", Static).content)
         assert "threshold_pct binds" in text and "= 2,000" in text
+
+
+async def test_tools_pane_catches_up_when_shown_again(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.action_show_tab("servers")
+        await settle(pilot)
+        app.action_set_enabled("off")
+        await settle(pilot)
+        app.action_show_tab("tools")
+        await settle(pilot)
+        table = app.query_one(ToolsPane).table
+        assert _cell(table, "xactions\x1fmcp__xactions__send_dm", "status") == "\u25c6 visible"

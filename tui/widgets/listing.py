@@ -28,10 +28,21 @@ FORMS: tuple[tuple[str, str], ...] = (
 _FORM_OF_TAB = {"full": "full", "names": "names", "summary": "summary"}
 
 
+_uniform_cache: dict[tuple[int, str], tuple[tuple[ListingGroup, ...], str]] = {}
+
+
 def uniform_text(groups: tuple[ListingGroup, ...], form: str) -> str | None:
+    """Every group in one form; the same string object for the same (cached) groups."""
     if not groups:
         return None
-    return "\n".join([LISTING_HEADER, *(g.render(form) for g in groups)])
+    cached = _uniform_cache.get((id(groups), form))
+    if cached is not None and cached[0] is groups:
+        return cached[1]
+    text = "\n".join([LISTING_HEADER, *(g.render(form) for g in groups)])
+    if len(_uniform_cache) > 24:
+        _uniform_cache.clear()
+    _uniform_cache[(id(groups), form)] = (groups, text)
+    return text
 
 
 def sent_description(session: SessionState) -> str | None:

@@ -14,17 +14,23 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.reactive import reactive
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
 from toolsearch.session import SessionState
 
-from ..view import TOOL_LABELS, ToolRow, fmt, tool_rows
+from ..view import TOOL_LABELS, ToolRow, fmt, tool_rows, tool_rows_key
 
 COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("Status", "status", 15), ("Tool", "name", 40), ("Rule", "rule", 14),
     ("Toolset", "toolset", 18), ("Tokens", "tokens", 7),
 )
 FILTER_DELAY = 0.15
+
+
+def is_shown(widget: Widget) -> bool:
+    """True when neither the widget nor any ancestor is ``display: none``."""
+    return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
 
 
 def row_key(row: ToolRow) -> str:
@@ -46,7 +52,7 @@ class ToolsPane(Vertical):
     DEFAULT_CSS = """
     ToolsPane { height: 1fr; }
     ToolsPane #tools-table { height: 1fr; }
-    ToolsPane #tool-explain { height: auto; max-height: 7; padding: 0 1; }
+    ToolsPane #tool-explain { height: 4; padding: 0 1; }
     ToolsPane #tools-count { height: 1; padding: 0 1; }
     """
     BINDINGS = [
@@ -62,6 +68,9 @@ class ToolsPane(Vertical):
         self._shown: dict[str, ToolRow] = {}
         self._words: list[str] = []
         self._timer: Timer | None = None
+        self._key: tuple[object, ...] | None = None
+        self._filtered_for: list[str] | None = None
+        self._dirty = False
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Filter tools: words match name, toolset, status, rule "
@@ -82,7 +91,16 @@ class ToolsPane(Vertical):
         self._refresh_rows()
 
     def watch_session(self) -> None:
+        if not self.is_mounted:
+            return
+        if not is_shown(self):
+            self._dirty = True  # hidden: catch up when shown
+            return
         self._refresh_rows()
+
+    def on_show(self) -> None:
+        if self._dirty:
+            self._refresh_rows()
 
     # -- filter ----------------------------------------------------------------------
 
@@ -117,6 +135,12 @@ class ToolsPane(Vertical):
     def _refresh_rows(self) -> None:
         if not self.is_mounted or self.session is None:
             return
+        self._dirty = False
+        key = tool_rows_key(self.session)
+        if key == self._key and self._filtered_for == self._words:
+            self._explain()
+            return
+        self._key, self._filtered_for = key, list(self._words)
         self._rows = tool_rows(self.session)
         wanted = [r for r in self._rows if matches(r, self._words)] if self._words else \
             list(self._rows)
