@@ -107,17 +107,47 @@ def search_catalog(catalog: Catalog, query: str, limit: int = 5) -> tuple[Hit, .
     tokens = tokenize(query, "seed")
     if not tokens:
         return ()
-    scores = _scores(catalog, tokens)
-    ranked = _top(scores, (doc for doc, s in scores.items() if s > 0), limit)
-    if ranked:
+    scores, ranked_pool, fallback = _seed_pool(catalog, query, tokens)
+    if not fallback:
         return tuple(
             Hit(catalog.entries[d], scores[d], _contributions(catalog, d, tokens))
-            for d in ranked
+            for d in _top(scores, ranked_pool, limit)
         )
-    needle = query.lower()
     zero_terms = tuple((tok, 0.0) for tok in dict.fromkeys(tokens))
-    fallback = [e for e in catalog.entries if needle in e.name.lower()]
-    return tuple(Hit(e, FALLBACK_SCORE, zero_terms, fallback=True) for e in fallback[:limit])
+    return tuple(Hit(catalog.entries[d], FALLBACK_SCORE, zero_terms, fallback=True)
+                 for d in ranked_pool[:limit])
+
+
+def _seed_pool(catalog: Catalog, query: str, tokens: list[str]
+               ) -> tuple[dict[int, float], list[int], bool]:
+    """(scores, docs that would be returned, fallback?): positive BM25, else name substring."""
+    scores = _scores(catalog, tokens)
+    positive = [doc for doc, value in scores.items() if value > 0]
+    if positive:
+        return scores, positive, False
+    needle = query.lower()
+    docs = [i for i, e in enumerate(catalog.entries) if needle in e.name.lower()]
+    return dict.fromkeys(docs, FALLBACK_SCORE), docs, True
+
+
+def rank_of(catalog: Catalog, query: str, name: str) -> int | None:
+    """1-based position of ``name`` in the full ranking for ``query`` (what an unlimited
+    ``search_catalog`` would return), or None when the query does not return it at all."""
+    if not catalog.entries:
+        return None
+    if catalog.profile == "latest":
+        hits = _search_latest(catalog, query, len(catalog.entries))
+        return next((i for i, h in enumerate(hits, 1) if h.name == name), None)
+    tokens = tokenize(query, "seed")
+    if not tokens:
+        return None
+    scores, pool, _fallback = _seed_pool(catalog, query, tokens)
+    targets = [d for d in pool if catalog.entries[d].name == name]
+    if not targets:
+        return None
+    target = min(targets, key=lambda d: (-scores[d], d))
+    key = (-scores[target], target)
+    return 1 + sum(1 for d in pool if (-scores[d], d) < key)
 
 
 def rarest_token(catalog: Catalog, tokens: list[str]) -> str | None:

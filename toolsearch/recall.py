@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bm25 import search_catalog
+from .bm25 import rank_of, search_catalog
 from .catalog import Catalog, build_catalog
 from .classify import as_registry, classify_tools
 from .config import ToolSearchConfig
@@ -351,21 +351,13 @@ class ReachReport:
 
 
 def _rank_of(catalog: Catalog, query: str, name: str, k: int) -> tuple[int, int | None]:
-    """(rank in the top k or 0, number of tools ranked above it; None if not returned at all).
-
-    Searches with a growing limit (k, 4k, 16k, ...) so a near miss costs little.
-    """
+    """(rank in the top k or 0, number of tools ranked above it; None if not returned at all)."""
     if not query.strip():
         return 0, None
-    limit = k
-    while True:
-        hits = search_catalog(catalog, query, limit)
-        for i, hit in enumerate(hits, 1):
-            if hit.name == name:
-                return (i if i <= k else 0), i - 1
-        if len(hits) < limit or limit >= len(catalog):
-            return 0, None
-        limit *= 4
+    position = rank_of(catalog, query, name)
+    if position is None:
+        return 0, None
+    return (position if position <= k else 0), position - 1
 
 
 def run_reach(source: Any, profile: str = "seed", k: int = TOP_K) -> ReachReport:

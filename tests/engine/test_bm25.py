@@ -242,3 +242,28 @@ def test_real_catalog_sources_are_mcp():
     catalog = build_catalog(defs, registry)
     assert {e.source for e in catalog} == {"mcp"}
     assert all(e.source_name == registry[e.name] for e in catalog)
+
+
+# --------------------------------------------------------------------------- rank_of
+
+_WORDS = st.sampled_from(["create", "issue", "github", "list", "event", "calendar", "post",
+                          "message", "zzz", "cal", "mcp"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    docs=st.lists(st.tuples(st.lists(_WORDS, min_size=1, max_size=3),
+                            st.lists(_WORDS, max_size=6)), min_size=1, max_size=12),
+    query=st.lists(_WORDS, min_size=1, max_size=4).map(" ".join),
+    profile=st.sampled_from(["seed", "latest"]),
+)
+def test_rank_of_is_the_position_in_an_unlimited_search(docs, query, profile):
+    from toolsearch.bm25 import rank_of
+
+    defs = [fdef(f"mcp__s__{'_'.join(name)}_{i}", " ".join(desc)) for i, (name, desc)
+            in enumerate(docs)]
+    catalog = build_catalog(defs, {}, profile)
+    hits = search_catalog(catalog, query, len(defs))
+    for entry in catalog.entries:
+        position = next((i for i, h in enumerate(hits, 1) if h.name == entry.name), None)
+        assert rank_of(catalog, query, entry.name) == position
