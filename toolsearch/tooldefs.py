@@ -72,16 +72,20 @@ def thaw(value: Any) -> Any:
     return value
 
 
+#: One shared encoder: ``json.dumps`` with non-default options builds a new one per call.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def compact(value: Any) -> str:
     """Compact JSON of a def (cached on frozen dicts). Raises TypeError/ValueError if unserialisable."""
     if isinstance(value, FrozenDict):
         try:
             return value._json
         except AttributeError:
-            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            text = _ENCODER.encode(value)
             object.__setattr__(value, "_json", text)
             return text
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 def make_def(name: str, description: str = "", parameters: Any = None) -> FrozenDict:
