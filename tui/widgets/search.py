@@ -20,10 +20,12 @@ from toolsearch.bm25 import Hit
 from ..search_view import ProfileHits, SearchView
 
 COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("#", "rank", 3), ("Score", "score", 7), ("Tool", "name", 36), ("Terms", "terms", 28),
-    ("Note", "note", 11),
+    ("#", "rank", 2), ("Score", "score", 6), ("Tool", "name", 32), ("Terms", "terms", 48),
+    ("Note", "note", 10),
 )
 QUERY_DELAY = 0.25
+SIDE_BY_SIDE = 150
+"""Narrower than this, the two profiles' hits are stacked instead of side by side."""
 PROFILES = ("seed", "latest")
 
 
@@ -60,6 +62,7 @@ class SearchPane(Vertical):
     SearchPane #search-bar { height: auto; }
     SearchPane #search-query { width: 1fr; }
     SearchPane #search-hits { height: 1fr; }
+    SearchPane #search-hits.-stacked { layout: vertical; }
     SearchPane .hits-column { width: 1fr; height: 1fr; }
     SearchPane .hits-head { height: auto; max-height: 5; padding: 0 1; }
     SearchPane DataTable { height: 1fr; }
@@ -104,6 +107,9 @@ class SearchPane(Vertical):
 
     def on_mount(self) -> None:
         self._layout_columns()
+
+    def on_resize(self) -> None:
+        self.query_one("#search-hits").set_class(self.size.width < SIDE_BY_SIDE, "-stacked")
 
     @property
     def query_text(self) -> str:

@@ -123,6 +123,13 @@ class ToolsPane(Vertical):
         self._words = text.lower().split()
         self._refresh_rows()
 
+    def set_filter(self, text: str) -> None:
+        """Show *text* in the filter box and apply it at once."""
+        field = self.query_one("#tools-filter", Input)
+        with field.prevent(Input.Changed):
+            field.value = text
+        self.apply_filter(text)
+
     def action_focus_filter(self) -> None:
         self.query_one("#tools-filter", Input).focus()
 
