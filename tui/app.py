@@ -7,11 +7,9 @@ only through messages. Heavy work runs in workers (STYLE §3, §5).
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +25,9 @@ from toolsearch.session import SessionState
 from toolsearch.toolsets import Workspace
 
 from . import services
+from .actions import AppActions
 from .activity import ActivityEntry, reply_note
 from .commands import TABS, ToolSearchCommands
-from .demo import plan_demo
 from .messages import (
     ActivityLogged,
     ExactCountsReady,
@@ -38,8 +36,6 @@ from .messages import (
     WorkspaceFailed,
     WorkspaceLoaded,
 )
-from .screens.call import CallScreen
-from .screens.save import SavePathScreen
 from .search_view import SearchView, search_view
 from .themes import DEFAULT_THEME, load_themes, slot_defaults
 from .view import ExactCounts, exact_counts
@@ -56,7 +52,7 @@ EXACT_DELAY = 0.3
 NARROW = 100
 
 
-class ToolSearchApp(App[None]):
+class ToolSearchApp(AppActions, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "toolsearch"
     COMMANDS = App.COMMANDS | {ToolSearchCommands}
@@ -304,6 +300,10 @@ class ToolSearchApp(App[None]):
         self.post_message(ActivityLogged(reply.activity, reply, reply_note(reply)))
         return reply
 
+    @on(SaveRequested)
+    def _save_requested(self, message: SaveRequested) -> None:
+        self.save_requested(message.path)
+
     @on(ActivityLogged)
     def _logged(self, message: ActivityLogged) -> None:
         self._seq += 1
@@ -311,129 +311,6 @@ class ToolSearchApp(App[None]):
         entry = ActivityEntry(self._seq, message.event, message.note, result)
         self.activity = (*self.activity[-(MAX_ACTIVITY - 1):], entry)
 
-    async def _play_demo(self) -> None:
-        session = self.session
-        steps = plan_demo(session) if session is not None else ()
-        if session is None or not steps:
-            self.notify("Nothing is deferred in this session, so there is nothing to demo.",
-                        severity="warning")
-            self.demo_running = False
-            return
-        executor = DryRunExecutor()
-        try:
-            for number, step in enumerate(steps, start=1):
-                state = session if step.scope is None else session.with_scope(step.scope)
-                reply = await self.bridge(state, executor).dispatch(step.bridge, dict(step.args))
-                note = f"demo {number}/{len(steps)}: {step.title} \u2014 {reply_note(reply)}"
-                self.post_message(ActivityLogged(reply.activity, reply, note))
-                await asyncio.sleep(self.demo_delay)
-        finally:
-            self.demo_running = False
-
-    # -- actions (keys, footer and palette share these) ---------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "demo" and self.demo_running:
-            return None
-        return True
-
-    def action_show_tab(self, key: str) -> None:
-        self.query_one("#main-tabs", TabbedContent).active = f"tab-{key}"
-
-    def action_show_listing(self, form: str) -> None:
-        self.action_show_tab("listing")
-        self.query_one(ListingPane).show_form(form)
-
-    def action_focus_search(self) -> None:
-        self.action_show_tab("search")
-        self.query_one(SearchPane).action_focus_query()
-
-    def action_compare_profiles(self) -> None:
-        self.action_show_tab("search")
-        self.query_one(SearchPane).action_toggle_compare()
-
-    def action_focus_tool_filter(self) -> None:
-        self.action_show_tab("tools")
-        self.query_one(ToolsPane).action_focus_filter()
-
-    def action_toggle_attached(self, name: str) -> None:
-        if self.session is not None:
-            self.change(self.session.toggled(name))
-
-    def action_toggle_scope(self, name: str) -> None:
-        if self.session is not None:
-            self.change(self.session.scope_toggled(name))
-
-    def action_reset_scope(self) -> None:
-        if self.session is not None:
-            self.change(self.session.with_scope(None))
-
-    def action_set_profile(self, profile: str) -> None:
-        if self.session is not None and profile != self.session.config.profile:
-            self.change(self.session.with_profile(profile))
-
-    def action_set_enabled(self, value: str) -> None:
-        if self.session is not None:
-            self.change(self.session.with_config(enabled=value))
-
-    def action_reset_tuning(self) -> None:
-        if self.session is not None and self._initial is not None:
-            self.change(replace(self.session, config=self._initial.config,
-                                context_length=self._initial.context_length))
-
-    def action_call(self) -> None:
-        if self.session is None:
-            return
-        name = self.query_one(ToolsPane).highlighted_name() or ""
-        self.push_screen(CallScreen(self.dispatch, bridge="tool_describe", name=name))
-
-    def action_clear_feed(self) -> None:
-        self.activity = ()
-
-    def action_demo(self) -> None:
-        if self.demo_running or self.session is None:
-            return
-        self.demo_running = True
-        self.action_show_tab("activity")
-        self.run_worker(self._play_demo(), group="demo", exclusive=True, exit_on_error=False,
-                        description="scripted demo")
-
-    def action_save(self) -> None:
-        self.post_message(SaveRequested())
-
-    @on(SaveRequested)
-    def _save_requested(self, message: SaveRequested) -> None:
-        target = message.path or self.save_target
-        if target:
-            self._save(Path(target))
-            return
-
-        def chosen(path: str | None) -> None:
-            if path:
-                self._save(Path(path).expanduser())
-
-        self.push_screen(SavePathScreen(str(Path.cwd() / "config.yaml")), chosen)
-
-    def _save(self, path: Path) -> None:
-        if self.session is None:
-            return
-        values = self.session.config.to_raw()
-        self._save_worker(path, values)
-
-    @work(thread=True, group="save", exit_on_error=False, description="save config")
-    def _save_worker(self, path: Path, values: dict[str, Any]) -> None:
-        try:
-            outcome = services.save_block(path, values)
-        except Exception as exc:
-            self.call_from_thread(self.notify, str(exc), title="Not saved", severity="error",
-                                  timeout=15)
-            return
-        self.call_from_thread(self._saved, outcome)
-
-    def _saved(self, outcome: services.SaveOutcome) -> None:
-        self.last_save = outcome
-        self.save_target = str(outcome.path)
-        self.notify(outcome.message(), title="Saved", timeout=15)
 
 
 def run_app(sources: list[str], *, context: int | None, profile: str,
