@@ -118,24 +118,26 @@ class SessionState:
         return found
 
     def rows(self) -> tuple[ToolsetRow, ...]:
-        listing = self.assembly.listing
+        """One row per toolset with the listing form it got (or why it has none)."""
+        result = self.assembly
+        listing = result.listing
+        deferred = frozenset(result.deferred_names) if result.activated else frozenset()
         rows = []
         for ts in self.workspace.toolsets:
             attached = ts.name not in self.detached
-            form = "eager"
             group = listing.group(ts.label) if listing is not None else None
-            if group is not None:
+            if ts.status is ToolsetStatus.ERROR:
+                form = "-"
+            elif group is not None:
                 form = group.form
             elif not attached:
                 form = "detached"
             elif not self.in_scope(ts.name):
                 form = "out of scope"
-            elif self.assembly.activated and any(
-                def_name(d) in set(self.assembly.deferred_names) for d in ts.defs[:1]
-            ):
+            elif ts.defs and def_name(ts.defs[0]) in deferred:
                 form = "none"
-            if ts.status is ToolsetStatus.ERROR:
-                form = "-"
+            else:
+                form = "eager"
             rows.append(ToolsetRow(ts, attached, self.in_scope(ts.name), len(ts.tools),
                                    estimate_tokens_from_schemas(ts.defs), form))
         return tuple(rows)

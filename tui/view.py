@@ -9,10 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from toolsearch.classify import Status, def_name
-from toolsearch.session import SessionState, ToolsetRow
+from toolsearch.session import SessionState
 from toolsearch.tokens import (
     CHARS_PER_TOKEN,
     estimate_tokens_from_schemas,
@@ -57,9 +56,7 @@ def chars_to_tokens(chars: int) -> int:
     return math.ceil(chars / CHARS_PER_TOKEN)
 
 
-def defs_tokens(defs: Any) -> int:
-    """Hermes' estimate over defs, from cached per-def characters."""
-    return chars_to_tokens(sum(schema_chars(d) for d in defs))
+defs_tokens = estimate_tokens_from_schemas
 
 
 # --------------------------------------------------------------------------- gauges
@@ -157,33 +154,6 @@ def exact_counts(session: SessionState, key: int) -> ExactCounts:
 
 
 # --------------------------------------------------------------------------- servers
-
-
-def server_rows(session: SessionState) -> tuple[ToolsetRow, ...]:
-    """``SessionState.rows()`` with the same forms, in one pass over the deferred names
-    (the engine's version rebuilds that set per toolset, slow at 5,000 tools)."""
-    a = session.assembly
-    listing = a.listing
-    deferred = frozenset(a.deferred_names) if a.activated else frozenset()
-    rows = []
-    for ts in session.workspace.toolsets:
-        attached = ts.name not in session.detached
-        group = listing.group(ts.label) if listing is not None else None
-        if ts.status is ToolsetStatus.ERROR:
-            form = "-"
-        elif group is not None:
-            form = group.form
-        elif not attached:
-            form = "detached"
-        elif not session.in_scope(ts.name):
-            form = "out of scope"
-        elif ts.defs and def_name(ts.defs[0]) in deferred:
-            form = "none"
-        else:
-            form = "eager"
-        rows.append(ToolsetRow(ts, attached, session.in_scope(ts.name), len(ts.tools),
-                               defs_tokens(ts.defs), form))
-    return tuple(rows)
 
 
 # --------------------------------------------------------------------------- tools

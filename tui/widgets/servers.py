@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Static
 
 from toolsearch.session import SessionState, ToolsetRow
 
-from ..view import STATUS_LABELS, ExactCounts, fmt, server_rows
+from ..view import STATUS_LABELS, ExactCounts, fmt
 
 COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("Status", "status", 11), ("Server", "name", 22), ("Kind", "kind", 7),
@@ -111,7 +111,7 @@ class ServersPane(Vertical):
         if not self.is_mounted or self.session is None:
             return
         exact = self.exact if self.exact is not None else None
-        rows = server_rows(self.session)
+        rows = self.session.rows()
         table = self.table
         keys = [r.name for r in rows]
         self._by_name = {r.name: r for r in rows}
