@@ -425,12 +425,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _looks_like_source(word: str) -> bool:
+    from .sources.samples import is_sample_name
+
+    return Path(word).exists() or is_sample_name(word) or "://" in word
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="toolsearch: %(levelname)s: %(message)s")
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    commands = {"tui", "demo", "assemble", "search", "explain", "call", "snapshot", "tune",
+                "samples", "bench"}
+    if words and words[0] not in commands and _looks_like_source(words[0]):
+        words = ["tui", *words]  # `toolsearch SOURCE...` opens the app on those sources
+    args = parser.parse_args(words)
     if args.command is None:
-        args = parser.parse_args(["tui", *([] if argv is None else list(argv))])
+        args = parser.parse_args(["tui", *words])
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
