@@ -183,20 +183,28 @@ def validate_deferred_call_args(
         params = fn.get("parameters")
         if not isinstance(params, Mapping):
             return None
-        required = params.get("required")
-        if not isinstance(required, list | tuple) or not required:
-            return None
-        missing = [r for r in required if isinstance(r, str) and r not in args]
-        if not missing:
-            return None
-        return tool_error(
-            f"tool_call to '{name}' is missing required argument(s): {', '.join(missing)}. "
-            "The tool was NOT invoked.",
-            parameters=thaw(params),
-            hint=PROBE_HINT,
-        )
+        return missing_args_error(name, args, params)
     except Exception:  # never block dispatch
         return None
+
+
+def missing_args_error(name: str, args: Mapping[str, Any], params: Mapping[str, Any],
+                       **extra: Any) -> dict[str, Any] | None:
+    """The probe's reply when ``required`` keys are absent from ``args`` (only key absence
+    counts: null, wrong types and extra keys pass); None when nothing is missing."""
+    required = params.get("required")
+    if not isinstance(required, list | tuple) or not required:
+        return None
+    missing = [r for r in required if isinstance(r, str) and r not in args]
+    if not missing:
+        return None
+    return tool_error(
+        f"tool_call to '{name}' is missing required argument(s): {', '.join(missing)}. "
+        "The tool was NOT invoked.",
+        **extra,
+        parameters=thaw(params),
+        hint=PROBE_HINT,
+    )
 
 
 def clamp_limit(value: Any, config: ToolSearchConfig) -> int:

@@ -332,7 +332,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- parser
 
 
-def _common(p: argparse.ArgumentParser, *, tuning: bool = True) -> None:
+def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool = False) -> None:
     p.add_argument("--profile", choices=PROFILES, default="seed",
                    help="seed (default: the seed documents' Hermes) or latest (G3 retrieval)")
     p.add_argument("--context", type=int, default=None, metavar="N",
@@ -346,6 +346,8 @@ def _common(p: argparse.ArgumentParser, *, tuning: bool = True) -> None:
         p.add_argument("--scope", metavar="TOOLSET,...",
                        help="restrict the session scope to these toolsets")
         p.add_argument("--detach", metavar="TOOLSET,...", help="detach these toolsets")
+    if json_out:
+        p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -373,30 +375,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("assemble", help="show what the model is sent: tier, budget, listing")
     p.add_argument("sources", nargs="+", metavar="SOURCE")
-    _common(p)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _common(p, json_out=True)
     p.set_defaults(func=cmd_assemble)
 
     p = sub.add_parser("search", help="run tool_search's BM25 over the deferred tools")
     p.add_argument("sources", nargs="+", metavar="SOURCE")
     p.add_argument("--query", "-q", required=True)
     p.add_argument("--limit", type=int, default=None)
-    _common(p)
-    p.add_argument("--json", action="store_true")
+    _common(p, json_out=True)
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("explain", help="why a tool is visible, deferred or dropped",
                        usage="toolsearch explain SOURCE... TOOL [options]")
     p.add_argument("sources_and_tool", nargs="+", metavar="SOURCE... TOOL")
-    _common(p)
-    p.add_argument("--json", action="store_true")
+    _common(p, json_out=True)
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("call", help="send one bridge call (tool_search/tool_describe/tool_call)",
                        usage="toolsearch call SOURCE... BRIDGE_TOOL ARGS_JSON [options]")
     p.add_argument("sources_call", nargs="+", metavar="SOURCE... BRIDGE_TOOL ARGS_JSON")
-    _common(p)
-    p.add_argument("--json", action="store_true")
+    _common(p, json_out=True)
     p.set_defaults(func=cmd_call)
 
     p = sub.add_parser("snapshot", help="attach sources and write a catalog file")

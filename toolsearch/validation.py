@@ -158,18 +158,11 @@ def clip_detail(text: str) -> str:
 
 def missing_required(name: str, args: Mapping[str, Any], params: Mapping[str, Any]
                      ) -> dict[str, Any] | None:
-    """Step 1: required keys absent from ``args`` (only key absence counts)."""
-    required = params.get("required")
-    if not isinstance(required, list | tuple) or not required:
-        return None
-    missing = [r for r in required if isinstance(r, str) and r not in args]
-    if not missing:
-        return None
-    return _error(
-        f"tool_call to '{name}' is missing required argument(s): {', '.join(missing)}. "
-        "The tool was NOT invoked.",
-        path="arguments", constraint="required", parameters=thaw(params), hint=VALIDATION_HINT,
-    )
+    """Step 1: required keys absent from ``args`` (only key absence counts), now with
+    ``path`` and ``constraint``."""
+    from .bridge import missing_args_error
+
+    return missing_args_error(name, args, params, path="arguments", constraint="required")
 
 
 def schema_violation(name: str, args: Mapping[str, Any], params: Mapping[str, Any]
