@@ -21,6 +21,7 @@ from toolsearch.tooldefs import def_description
 
 from ..view import fmt, listing_fit
 from .textview import TextView
+from .visibility import is_shown
 
 FORMS: tuple[tuple[str, str], ...] = (
     ("full", "Full"), ("names", "Names"), ("summary", "Summary"), ("sent", "Sent"),
@@ -66,6 +67,7 @@ class ListingPane(Vertical):
         super().__init__(id=id)
         self._texts: dict[str, str] = {}
         self._shown: dict[str, int] = {}
+        self._dirty = False
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="listing-tabs"):
@@ -77,11 +79,19 @@ class ListingPane(Vertical):
     def watch_session(self, session: SessionState | None) -> None:
         if session is None or not self.is_mounted:
             return
+        if not is_shown(self):
+            self._dirty = True  # hidden: catch up when shown (or when a text is asked for)
+            return
         self._compute(session)
         self._fill_active()
 
     def on_mount(self) -> None:
         if self.session is not None:
+            self._compute(self.session)
+            self._fill_active()
+
+    def on_show(self) -> None:
+        if self._dirty and self.session is not None:
             self._compute(self.session)
             self._fill_active()
 
@@ -98,11 +108,14 @@ class ListingPane(Vertical):
         self.query_one("#listing-tabs", TabbedContent).active = f"listing-{form}"
 
     def text_of(self, form: str) -> str:
+        if self._dirty and self.session is not None:
+            self._compute(self.session)
         return self._texts.get(form, "")
 
     # -- internals -------------------------------------------------------------------
 
     def _compute(self, session: SessionState) -> None:
+        self._dirty = False
         a = session.assembly
         split = a.classification
         deferrable = split.deferrable if split else ()

@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Static
 from toolsearch.session import SessionState, ToolsetRow
 
 from ..view import STATUS_LABELS, ExactCounts, fmt
+from .visibility import is_shown
 
 COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("Status", "status", 11), ("Server", "name", 22), ("Kind", "kind", 7),
@@ -85,6 +86,7 @@ class ServersPane(Vertical):
         super().__init__(id=id)
         self._rows: dict[str, tuple[object, ...]] = {}
         self._by_name: dict[str, ToolsetRow] = {}
+        self._dirty = False
 
     def compose(self) -> ComposeResult:
         table: DataTable[object] = DataTable(id="servers-table", cursor_type="row",
@@ -107,9 +109,17 @@ class ServersPane(Vertical):
     def watch_exact(self) -> None:
         self._refresh_rows()
 
+    def on_show(self) -> None:
+        if self._dirty:
+            self._refresh_rows()
+
     def _refresh_rows(self) -> None:
         if not self.is_mounted or self.session is None:
             return
+        if not is_shown(self):
+            self._dirty = True  # hidden: catch up when shown
+            return
+        self._dirty = False
         exact = self.exact if self.exact is not None else None
         rows = self.session.rows()
         table = self.table
@@ -158,7 +168,8 @@ class ServersPane(Vertical):
         row = self._by_name.get(name or "")
         detail = self.query_one("#server-detail", Static)
         if row is None:
-            detail.update("")
+            if detail.content:
+                detail.update("")
             return
         ts = row.toolset
         parts = [f"{ts.name} ({ts.kind}, toolset {ts.toolset_id})"]
@@ -169,7 +180,9 @@ class ServersPane(Vertical):
         if ts.server_version:
             parts.append(f"version {ts.server_version}")
         parts.append("a: attach/detach \u00b7 s: scope in/out")
-        detail.update(Content(" \u00b7 ".join(parts)))
+        text = Content(" \u00b7 ".join(parts))
+        if detail.content != text:  # an unchanged line costs no screen-wide layout pass
+            detail.update(text)
 
     def action_toggle_attached(self) -> None:
         name = self.highlighted()

@@ -1,8 +1,9 @@
 """Tools: every tool with visible/deferred, the deciding rule and its tokens; a filter; and
 the explanation of the highlighted tool (rule, reason, toolset, tokens, its listing line).
 
-Big catalogs (5,000 rows): fixed column widths, row keys, ``update_cell`` for the cells a
-change touched, ``clear()`` + ``add_rows()`` only when the set of rows changes (STYLE §8).
+Big catalogs (5,000 rows): the rows are one immutable tuple shown by a :class:`BigTable`,
+which renders only the lines on screen, so a change that flips every row costs one
+assignment rather than thousands of ``DataTable.update_cell`` calls (STYLE §8).
 """
 
 from __future__ import annotations
@@ -14,23 +15,19 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widget import Widget
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from toolsearch.session import SessionState
 
 from ..view import TOOL_LABELS, ToolRow, fmt, tool_rows, tool_rows_key
+from .bigtable import BigTable, Column
+from .visibility import is_shown
 
-COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("Status", "status", 15), ("Tool", "name", 40), ("Rule", "rule", 14),
-    ("Toolset", "toolset", 18), ("Tokens", "tokens", 7),
+COLUMNS: tuple[Column, ...] = (
+    Column("Status", "status", 15), Column("Tool", "name", 40), Column("Rule", "rule", 14),
+    Column("Toolset", "toolset", 18), Column("Tokens", "tokens", 7, align="right"),
 )
 FILTER_DELAY = 0.15
-
-
-def is_shown(widget: Widget) -> bool:
-    """True when neither the widget nor any ancestor is ``display: none``."""
-    return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
 
 
 def row_key(row: ToolRow) -> str:
@@ -65,7 +62,6 @@ class ToolsPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._rows: tuple[ToolRow, ...] = ()
-        self._shown: dict[str, ToolRow] = {}
         self._words: list[str] = []
         self._timer: Timer | None = None
         self._key: tuple[object, ...] | None = None
@@ -76,16 +72,12 @@ class ToolsPane(Vertical):
         yield Input(placeholder="Filter tools: words match name, toolset, status, rule "
                     "(e.g. 'deferred firecrawl')", id="tools-filter", compact=True)
         yield Static("", id="tools-count", markup=False)
-        table: DataTable[object] = DataTable(id="tools-table", cursor_type="row",
-                                             zebra_stripes=True)
-        for title, key, width in COLUMNS:
-            table.add_column(title, key=key, width=width)
-        yield table
+        yield BigTable(COLUMNS, cells, row_key, id="tools-table")
         yield Static("", id="tool-explain")
 
     @property
-    def table(self) -> DataTable[object]:
-        return self.query_one("#tools-table", DataTable)
+    def table(self) -> BigTable[ToolRow]:
+        return self.query_one("#tools-table", BigTable)
 
     def on_mount(self) -> None:
         self._refresh_rows()
@@ -147,28 +139,12 @@ class ToolsPane(Vertical):
         if key == self._key and self._filtered_for == self._words:
             self._explain()
             return
+        if key != self._key:
+            self._rows = tool_rows(self.session)
         self._key, self._filtered_for = key, list(self._words)
-        self._rows = tool_rows(self.session)
-        wanted = [r for r in self._rows if matches(r, self._words)] if self._words else \
-            list(self._rows)
-        keys = [row_key(r) for r in wanted]
-        table = self.table
-        if keys != list(self._shown):
-            table.clear()
-            for key, row in zip(keys, wanted, strict=True):
-                table.add_row(*cells(row), key=key)
-        else:
-            with self.app.batch_update():
-                for key, row in zip(keys, wanted, strict=True):
-                    old = self._shown[key]
-                    if old == row:
-                        continue
-                    new_cells, old_cells = cells(row), cells(old)
-                    for (_, col, _), before, after in zip(COLUMNS, old_cells, new_cells,
-                                                          strict=True):
-                        if before != after:
-                            table.update_cell(key, col, after)
-        self._shown = dict(zip(keys, wanted, strict=True))
+        words = self._words
+        wanted = tuple(r for r in self._rows if matches(r, words)) if words else self._rows
+        self.table.set_rows(wanted)
         self._count_line(len(wanted))
         self._explain()
 
@@ -178,26 +154,19 @@ class ToolsPane(Vertical):
         visible = sum(1 for r in rows if r.status == "visible")
         text = f"{shown:,} of {len(rows):,} tools \u00b7 {visible:,} visible \u00b7 " \
                f"{deferred:,} deferred"
-        self.query_one("#tools-count", Static).update(text)
+        self.query_one("#tools-count", Static).update(text, layout=False)  # fixed height
 
     def highlighted_name(self) -> str | None:
-        table = self.table
-        if not table.row_count:
-            return None
-        try:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-        except Exception:
-            return None
-        row = self._shown.get(str(key.value))
+        row = self.table.cursor_value
         return row.name if row else None
 
-    @on(DataTable.RowHighlighted, "#tools-table")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(BigTable.RowHighlighted, "#tools-table")
+    def _highlighted(self, event: BigTable.RowHighlighted) -> None:
         event.stop()
         self._explain()
 
-    @on(DataTable.RowSelected, "#tools-table")
-    def _selected(self, event: DataTable.RowSelected) -> None:
+    @on(BigTable.RowSelected, "#tools-table")
+    def _selected(self, event: BigTable.RowSelected) -> None:
         event.stop()
         self._explain()
 
@@ -205,7 +174,7 @@ class ToolsPane(Vertical):
         box = self.query_one("#tool-explain", Static)
         name = self.highlighted_name()
         if name is None or self.session is None:
-            box.update("No tool matches the filter." if self._words else "")
+            box.update("No tool matches the filter." if self._words else "", layout=False)
             return
         ex = self.session.explain(name)
         label, style = TOOL_LABELS.get(ex.status, (ex.status, ""))
@@ -218,11 +187,11 @@ class ToolsPane(Vertical):
             f"toolset {ex.toolset or '-'} \u00b7 {tokens}\n",
             ex.reason, "\n",
             ("Listing line: ", "bold"), ex.listing_line or "(not in the listing)",
-        ))
+        ), layout=False)  # fixed height: no screen-wide layout pass for a new explanation
 
     def select_tool(self, name: str) -> bool:
         """Move the cursor to *name* (clearing the filter if it hides it)."""
-        for index, row in enumerate(self._shown.values()):
+        for index, row in enumerate(self.table.rows):
             if row.name == name:
                 self.table.move_cursor(row=index)
                 return True

@@ -21,6 +21,7 @@ from toolsearch.session import SessionState
 
 from ..messages import SaveRequested
 from ..view import fmt
+from .visibility import is_shown
 
 CONTEXT_PRESETS: tuple[tuple[str, int], ...] = (
     ("8K \u00b7 small local models", 8_192),
@@ -109,6 +110,7 @@ class TuningPane(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._raw: dict[str, str] = {}
+        self._dirty = False
 
     def compose(self) -> ComposeResult:
         for key, options in (("enabled", TRI), ("listing", TRI)):
@@ -148,11 +150,19 @@ class TuningPane(VerticalScroll):
     def watch_save_target(self) -> None:
         self._sync()
 
+    def on_show(self) -> None:
+        if self._dirty:
+            self._sync()
+
     # -- from the session into the fields -----------------------------------------------
 
     def _sync(self) -> None:
         if not self.is_mounted or self.session is None:
             return
+        if not is_shown(self):
+            self._dirty = True  # hidden: catch up when shown
+            return
+        self._dirty = False
         config = self.session.config
         raw = config.to_raw()
         focused = self.app.focused

@@ -1,0 +1,250 @@
+"""A read-only table over an immutable tuple of rows that renders only the visible lines.
+
+For tables of thousands of rows that change as a whole (every tool's status flips when tool
+search is turned off): replacing the rows is one assignment, and a frame renders the ~40
+lines on screen, cached by row value (STYLE §8, the Line API as Toolong uses it). A
+``DataTable`` pays per changed cell instead (``update_cell`` refreshes and re-measures).
+
+The header is drawn on the first line and stays put while the body scrolls. Cells are
+:class:`~textual.content.Content` (never parsed as markup), cropped to fixed column widths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from rich.segment import Segment
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.content import Content
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+Row = TypeVar("Row", bound=Hashable)
+CELL_PADDING = 1
+
+
+def as_content(cell: object) -> Content:
+    """A cell as Content: plain text is never parsed as markup (STYLE §11.13)."""
+    return cell if isinstance(cell, Content) else Content(str(cell))
+
+
+@dataclass(frozen=True)
+class Column:
+    title: str
+    key: str
+    width: int
+    align: str = "left"
+
+
+class BigTable(ScrollView, Generic[Row], can_focus=True):
+    """Rows in, visible lines out; a row cursor that posts highlight and select messages."""
+
+    COMPONENT_CLASSES = {"big-table--header", "big-table--cursor", "big-table--even-row"}
+    DEFAULT_CSS = """
+    BigTable { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("up", "cursor_up", "Up", show=False),
+        Binding("down", "cursor_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+        Binding("enter", "select", "Select", show=False),
+    ]
+
+    cursor_row: reactive[int] = reactive(0, init=False, always_update=False)
+
+    @dataclass
+    class RowHighlighted(Message):
+        table: BigTable[Any]
+        index: int
+
+        @property
+        def control(self) -> BigTable[Any]:
+            return self.table
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, BigTable.RowHighlighted) and \
+                message.table is self.table
+
+    @dataclass
+    class RowSelected(Message):
+        table: BigTable[Any]
+        index: int
+
+        @property
+        def control(self) -> BigTable[Any]:
+            return self.table
+
+    def __init__(self, columns: Sequence[Column], cells: Callable[[Row], Sequence[object]],
+                 key: Callable[[Row], str], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.columns = tuple(columns)
+        self._cells = cells
+        self._key = key
+        self._rows: tuple[Row, ...] = ()
+        self._index: dict[str, int] | None = None
+        self._lines: LRUCache[tuple[object, ...], Strip] = LRUCache(256)
+        self._width = sum(c.width + 2 * CELL_PADDING for c in self.columns)
+
+    # -- rows ------------------------------------------------------------------------
+
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        return self._rows
+
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
+
+    def set_rows(self, rows: tuple[Row, ...]) -> None:
+        """Show *rows*; the cursor stays on the same row key when that row is still shown."""
+        old_key = self.cursor_key
+        old_index = self.cursor_row
+        self._rows = rows
+        self._index = None
+        if old_key is not None and old_index < len(rows) and self._key(rows[old_index]) == \
+                old_key:
+            index = old_index
+        elif old_key is not None:
+            index = self.index_of(old_key)
+            index = min(old_index, max(len(rows) - 1, 0)) if index is None else index
+        else:
+            index = 0
+        self.virtual_size = Size(self._width, len(rows) + 1)
+        self.set_reactive(BigTable.cursor_row, index)
+        self._scroll_to_cursor()
+        self.refresh()
+
+    def index_of(self, key: str) -> int | None:
+        if self._index is None:
+            self._index = {self._key(row): i for i, row in enumerate(self._rows)}
+        return self._index.get(key)
+
+    def get_row(self, key: str) -> Row:
+        index = self.index_of(key)
+        if index is None:
+            raise KeyError(key)
+        return self._rows[index]
+
+    def get_cell(self, key: str, column: str) -> Content:
+        """The cell of row *key* in column *column*, as it is drawn (before cropping)."""
+        position = next(i for i, c in enumerate(self.columns) if c.key == column)
+        return as_content(self._cells(self.get_row(key))[position])
+
+    @property
+    def cursor_value(self) -> Row | None:
+        return self._rows[self.cursor_row] if 0 <= self.cursor_row < len(self._rows) else None
+
+    @property
+    def cursor_key(self) -> str | None:
+        row = self.cursor_value
+        return None if row is None else self._key(row)
+
+    # -- cursor ----------------------------------------------------------------------
+
+    def move_cursor(self, *, row: int) -> None:
+        self.cursor_row = max(0, min(row, len(self._rows) - 1))
+
+    def watch_cursor_row(self, old: int, new: int) -> None:
+        self._scroll_to_cursor()
+        self.refresh()
+        self.post_message(self.RowHighlighted(self, new))
+
+    @property
+    def _body_height(self) -> int:
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def _scroll_to_cursor(self) -> None:
+        index, top, body = self.cursor_row, round(self.scroll_offset.y), self._body_height
+        if index < top:
+            self.scroll_to(y=index, animate=False, immediate=True)
+        elif index >= top + body:
+            self.scroll_to(y=index - body + 1, animate=False, immediate=True)
+
+    def action_cursor_up(self) -> None:
+        self.move_cursor(row=self.cursor_row - 1)
+
+    def action_cursor_down(self) -> None:
+        self.move_cursor(row=self.cursor_row + 1)
+
+    def action_page_up(self) -> None:
+        self.move_cursor(row=self.cursor_row - self._body_height)
+
+    def action_page_down(self) -> None:
+        self.move_cursor(row=self.cursor_row + self._body_height)
+
+    def action_first(self) -> None:
+        self.move_cursor(row=0)
+
+    def action_last(self) -> None:
+        self.move_cursor(row=len(self._rows) - 1)
+
+    def action_select(self) -> None:
+        if self._rows:
+            self.post_message(self.RowSelected(self, self.cursor_row))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y == 0:
+            return
+        index = round(self.scroll_offset.y) + offset.y - 1
+        if 0 <= index < len(self._rows):
+            self.cursor_row = index
+            if event.chain >= 2:
+                self.action_select()
+
+    # -- rendering -------------------------------------------------------------------
+
+    def notify_style_update(self) -> None:
+        self._lines.clear()  # a theme or focus change restyles every line
+        super().notify_style_update()
+
+    def _line(self, contents: Sequence[Content], part: str) -> Strip:
+        pad = " " * CELL_PADDING
+        pieces: list[Content | str] = []
+        for column, cell in zip(self.columns, contents, strict=False):
+            cell = cell.right(column.width, ellipsis=True) if column.align == "right" \
+                else cell.truncate(column.width, ellipsis=True, pad=True)
+            pieces += [pad, cell, pad]
+        line = Content.assemble(*pieces)
+        if part == "big-table--cursor":  # the cursor's colours win over the cells' own
+            cursor = self.get_visual_style(part)
+            return Strip(Segment.apply_style(line.render_segments(cursor),
+                                             post_style=cursor.rich_style))
+        base = self.get_visual_style(part) if part else self.get_visual_style()
+        return Strip(line.render_segments(base))
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = round(self.scroll_offset.x), round(self.scroll_offset.y)
+        width = self.size.width
+        style = self.rich_style
+        focused = self.has_focus
+        if y == 0:
+            key: tuple[object, ...] = ("header", focused)
+            strip = self._lines.get(key)
+            if strip is None:
+                strip = self._line([Content(c.title) for c in self.columns],
+                                   "big-table--header")
+                self._lines[key] = strip
+        else:
+            index = scroll_y + y - 1
+            if index >= len(self._rows):
+                return Strip.blank(width, style)
+            row = self._rows[index]
+            part = "big-table--cursor" if index == self.cursor_row else \
+                "big-table--even-row" if index % 2 == 0 else ""  # as DataTable: row 0 striped
+            key = (row, part, focused)
+            strip = self._lines.get(key)
+            if strip is None:
+                strip = self._line([as_content(c) for c in self._cells(row)], part)
+                self._lines[key] = strip
+        return strip.crop_extend(scroll_x, scroll_x + width, style)
