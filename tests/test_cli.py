@@ -189,3 +189,34 @@ def test_tune_save_changes_only_the_block(tmp_path: Path) -> None:
     assert (tmp_path / "config.yaml.bak").read_text(encoding="utf-8") == HERMES_CONFIG
     assert config.read_text(encoding="utf-8") == HERMES_CONFIG.replace(
         "threshold_pct: 5   # five percent", "threshold_pct: 2   # five percent")
+
+
+def test_bench_recall_and_reach(tmp_path: Path, catalog: Path) -> None:
+    queries = tmp_path / "q.jsonl"
+    queries.write_text(
+        '{"query": "create github issue", "gold": ["mcp__github__create_issue"]}\n'
+        '{"query": "list commits", "gold": ["mcp__github__list_commits"]}\n'
+        '{"query": "zzz", "gold": ["mcp__calendar__create_event"]}\n', encoding="utf-8")
+    data = json.loads(run("bench", "recall", str(catalog), "--queries", str(queries),
+                          "--json").stdout)
+    # two of three queries put their gold tool first; "zzz" finds nothing
+    assert data["n"] == 3
+    # figures are rounded to 4 places in the JSON
+    assert data["recall_at_1"] == data["recall_at_5"] == data["mrr"] == round(2 / 3, 4)
+    assert [m["query"] for m in data["misses"]] == ["zzz"]
+    text = run("bench", "recall", str(catalog), "--queries", str(queries)).stdout
+    assert "recall@1" in text and "3 queries" in text
+    reach = json.loads(run("bench", "reach", str(catalog), "--profile", "latest",
+                           "--json").stdout)
+    assert reach["n"] == 3 and reach["profile"] == "latest"
+    bad = run("bench", "recall", str(catalog), "--queries", str(tmp_path / "none.jsonl"),
+              check=False)
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+
+
+def test_bench_speed_prints_figures(tmp_path: Path) -> None:
+    data = json.loads(run("bench", "speed", "--catalogs", str(tmp_path / "absent"),
+                          "--sizes", "50,120", "--json").stdout)
+    assert set(data) == {"generated-50", "generated-120"}
+    for figures in data.values():
+        assert figures["search_median_ms"] > 0 and figures["assemble_new_defs_ms"] > 0

@@ -28,6 +28,8 @@ def add_bench_parser(sub: Any, common: Callable[..., None]) -> None:
     p = kinds.add_parser("speed", help="search and assembly timings")
     p.add_argument("--catalogs", metavar="DIR",
                    help="folder of real tool dumps (default ../shared/catalogs/real)")
+    p.add_argument("--sizes", default="172,3300,10000", metavar="N,N,...",
+                   help="generated catalog sizes (default 172,3300,10000)")
     p.add_argument("--json", action="store_true")
 
     p = kinds.add_parser("recall", help="recall@1, recall@5 and MRR@5 of a query set")
@@ -76,7 +78,11 @@ def run_bench(args: argparse.Namespace) -> int:
             real = (ws.tool_defs(), ws.registry())
         else:
             quiet("(no ../shared/catalogs/real here: generated catalogs only)")
-        _emit(args, run_speed(real, quiet))
+        try:
+            sizes = [int(n) for n in args.sizes.split(",") if n.strip()]
+        except ValueError:
+            raise ValueError(f"--sizes takes whole numbers, got {args.sizes!r}") from None
+        _emit(args, run_speed(real, quiet, sizes=sizes))
         return 0
     if args.bench in ("recall", "reach"):
         from . import recall
