@@ -13,16 +13,20 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.widgets import TabbedContent
+from textual.worker import get_current_worker
 
 from toolsearch.bridge import DryRunExecutor
+from toolsearch.session import SessionState
 
 from . import services
 from .activity import reply_note
 from .demo import plan_demo
-from .messages import ActivityLogged, SaveRequested
+from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
+from .recall_view import RecallStep, RecallView, reach_run, recall_run
 from .screens.call import CallScreen
 from .screens.save import SavePathScreen
 from .widgets.listing import ListingPane
+from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
 from .widgets.tools import ToolsPane
 
@@ -64,7 +68,14 @@ class AppActions(_Base):
         return True
 
     def action_show_tab(self, key: str) -> None:
-        self.query_one("#main-tabs", TabbedContent).active = f"tab-{key}"
+        tabs = self.query_one("#main-tabs", TabbedContent)
+        old = tabs.active_pane
+        focused = self.focused
+        if old is not None and focused is not None and old in focused.ancestors:
+            # Left in a hidden pane, focus would move to a sibling there, and the pane
+            # taking focus would switch the tab straight back.
+            self.set_focus(None)
+        tabs.active = f"tab-{key}"
 
     def action_show_listing(self, form: str) -> None:
         self.action_show_tab("listing")
@@ -112,6 +123,41 @@ class AppActions(_Base):
             return
         name = self.query_one(ToolsPane).highlighted_name() or ""
         self.push_screen(CallScreen(self.dispatch, bridge="tool_describe", name=name))
+
+    def action_run_recall(self) -> None:
+        self.action_show_tab("recall")
+        self.query_one(RecallPane).action_run()
+
+    def action_run_reach(self) -> None:
+        self.action_show_tab("recall")
+        self.query_one(RecallPane).action_reach()
+
+    def _start_recall(self, kind: str, path: str, profiles: tuple[str, ...]) -> None:
+        if self.session is None or self.recall_running:
+            return
+        self.recall_step = RecallStep(0, len(profiles), "starting")
+        self._recall_worker(self.session, kind, path, profiles)
+
+    @work(thread=True, exclusive=True, group="recall", exit_on_error=False,
+          description="recall / reach benchmark")
+    def _recall_worker(self, session: SessionState, kind: str, path: str,
+                       profiles: tuple[str, ...]) -> None:
+        worker = get_current_worker()
+
+        def progress(step: RecallStep) -> None:
+            self.post_message(RecallProgressed(step))
+
+        def cancelled() -> bool:
+            return worker.is_cancelled
+
+        key = id(session)
+        try:
+            view = (recall_run(session, path, profiles, progress, cancelled, key)
+                    if kind == "recall" else reach_run(session, profiles, progress, cancelled,
+                                                       key))
+        except Exception as exc:  # never a crash: one line in the pane
+            view = RecallView(kind, path, error=str(exc) or type(exc).__name__)
+        self.post_message(RecallCompleted(view))
 
     def action_clear_feed(self) -> None:
         self.activity = ()

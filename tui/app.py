@@ -31,17 +31,21 @@ from .commands import TABS, ToolSearchCommands
 from .messages import (
     ActivityLogged,
     ExactCountsReady,
+    RecallCompleted,
+    RecallProgressed,
     SaveRequested,
     SearchCompleted,
     WorkspaceFailed,
     WorkspaceLoaded,
 )
+from .recall_view import RecallStep, RecallView, default_query_file
 from .search_view import SearchView, search_view
 from .themes import DEFAULT_THEME, load_themes, slot_defaults
 from .view import ExactCounts, exact_counts
 from .widgets.feed import ActivityFeed
 from .widgets.gauges import GaugesPane
 from .widgets.listing import ListingPane
+from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
 from .widgets.servers import ServersPane
 from .widgets.tools import ToolsPane
@@ -71,6 +75,9 @@ class ToolSearchApp(AppActions, App[None]):
     activity: reactive[tuple[ActivityEntry, ...]] = reactive((), init=False)
     save_target: reactive[str] = reactive("", init=False)
     demo_running: reactive[bool] = reactive(False, bindings=True)
+    recall: reactive[RecallView | None] = reactive(None, init=False)
+    recall_step: reactive[RecallStep | None] = reactive(None, init=False)
+    query_file: reactive[str] = reactive("", init=False)
 
     def __init__(self, sources: Sequence[str] = (), *, workspace: Workspace | None = None,
                  context: int | None = None, profile: str = "seed", theme: str | None = None,
@@ -102,6 +109,8 @@ class ToolSearchApp(AppActions, App[None]):
             self.startup_notes.append(f"unknown theme {wanted!r}; using {DEFAULT_THEME}")
             wanted = DEFAULT_THEME if self.get_theme(DEFAULT_THEME) else "textual-dark"
         self.theme = wanted
+        queries = default_query_file(self.sources)
+        self.set_reactive(ToolSearchApp.query_file, str(queries) if queries else "")
         if workspace is not None:
             self._install(workspace, quiet=True)
 
@@ -132,6 +141,9 @@ class ToolSearchApp(AppActions, App[None]):
             yield SearchPane(id="search").data_bind(result=app.search)
         elif key == "activity":
             yield ActivityFeed(id="feed").data_bind(activity=app.activity)
+        elif key == "recall":
+            yield RecallPane(id="recall").data_bind(view=app.recall, step=app.recall_step,
+                                                    default_path=app.query_file)
         else:
             yield TuningPane(id="tuning").data_bind(session=app.session,
                                                     save_target=app.save_target)
@@ -284,6 +296,37 @@ class ToolSearchApp(AppActions, App[None]):
     @on(SearchCompleted)
     def _search_done(self, message: SearchCompleted) -> None:
         self.search = message.result
+
+    # -- recall and reach ------------------------------------------------------------------
+
+    @property
+    def recall_running(self) -> bool:
+        step = self.recall_step
+        return step is not None and step.done < step.total
+
+    @on(RecallPane.RunRequested)
+    def _recall_requested(self, message: RecallPane.RunRequested) -> None:
+        self._start_recall("recall", message.path, message.profiles)
+
+    @on(RecallPane.ReachRequested)
+    def _reach_requested(self, message: RecallPane.ReachRequested) -> None:
+        self._start_recall("reach", "", message.profiles)
+
+    @on(RecallPane.QueryPicked)
+    def _query_picked(self, message: RecallPane.QueryPicked) -> None:
+        self.action_show_tab("search")
+        self.query_one(SearchPane).set_query(message.query)
+
+    @on(RecallProgressed)
+    def _recall_progressed(self, message: RecallProgressed) -> None:
+        self.recall_step = message.step
+
+    @on(RecallCompleted)
+    def _recall_done(self, message: RecallCompleted) -> None:
+        step = self.recall_step
+        total = step.total if step is not None else 0
+        self.recall_step = RecallStep(total, total, "done")
+        self.recall = message.view
 
     # -- bridge calls and the feed -------------------------------------------------------
 

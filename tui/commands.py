@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 TABS: tuple[tuple[str, str], ...] = (
     ("servers", "Servers"), ("tools", "Tools"), ("listing", "Listing"), ("search", "Search"),
-    ("activity", "Activity"), ("tuning", "Tuning"),
+    ("activity", "Activity"), ("tuning", "Tuning"), ("recall", "Recall"),
 )
 
 
@@ -38,6 +38,13 @@ def palette_entries(app: ToolSearchApp) -> list[tuple[str, str, str]]:
         ("Tuning: save to Hermes config", "save", "Write tools.tool_search (with a backup)"),
         ("Tuning: reset to loaded values", "reset_tuning", "Back to the loaded config"),
     ]
+    if not app.recall_running:
+        entries += [
+            ("Recall: run a query file", "run_recall",
+             "recall@1/@5, MRR@5 and the misses, per profile"),
+            ("Recall: check the reach of every deferred tool", "run_reach",
+             "Tools that their own name or first sentence cannot find"),
+        ]
     if not app.demo_running:
         entries.append(("Demo: play scripted session", "demo",
                         "search, describe, blind call, scope, recursion, success"))

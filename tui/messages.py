@@ -13,6 +13,7 @@ from textual.message import Message
 from toolsearch.bridge import ActivityEvent, BridgeReply
 from toolsearch.toolsets import Workspace
 
+from .recall_view import RecallStep, RecallView
 from .search_view import SearchView
 from .view import ExactCounts
 
@@ -49,6 +50,23 @@ class SearchCompleted(Message):
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, SearchCompleted)
+
+
+@dataclass
+class RecallProgressed(Message):
+    """A recall or reach worker moved on to its next profile."""
+
+    step: RecallStep
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, RecallProgressed)
+
+
+@dataclass
+class RecallCompleted(Message):
+    """A recall or reach worker finished: reports per profile, or one line of error."""
+
+    view: RecallView
 
 
 @dataclass

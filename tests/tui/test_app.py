@@ -148,7 +148,7 @@ async def test_usable_at_80_by_24(make_app):
         gauges = app.query_one(GaugesPane)
         assert gauges.region.height <= 9
         tabs = app.query_one("#main-tabs", TabbedContent)
-        for key in ("servers", "tools", "listing", "search", "activity", "tuning"):
+        for key in ("servers", "tools", "listing", "search", "activity", "tuning", "recall"):
             app.action_show_tab(key)
             await pilot.pause()
             assert tabs.active == f"tab-{key}"

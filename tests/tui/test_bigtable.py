@@ -74,3 +74,17 @@ async def test_hidden_servers_and_listing_catch_up_when_shown(make_app):
         await settle(pilot)
         table = app.query_one(ServersPane).table
         assert str(table.get_cell("firecrawl", "attached")) == "\u2013 detached"
+
+
+async def test_gauges_follow_a_narrower_terminal(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        text = app.query_one("#gauge-text", Static)
+        assert text.region.height == 6
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert text.region.height == 4  # the compact lines, with no stale blank rows
+        app.change(app.session.with_config(listing_max_tokens=9000))
+        await settle(pilot)
+        assert text.region.height == 4 and "9,000" in str(text.content)

@@ -56,3 +56,15 @@ def test_activity_after_demo(snap_compare):
         await settle(pilot)
 
     assert snap_compare(_app(), terminal_size=(120, 40), run_before=demo)
+
+
+def test_recall_tab_with_a_bad_query_file(snap_compare):
+    async def run_missing(pilot):
+        await settle(pilot)
+        pilot.app.action_show_tab("recall")
+        await settle(pilot)
+        pilot.app.query_one("#recall-path").value = "/nonexistent/queries.jsonl"
+        pilot.app.action_run_recall()
+        await settle(pilot)
+
+    assert snap_compare(_app(), terminal_size=(120, 30), run_before=run_missing)

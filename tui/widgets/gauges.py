@@ -131,7 +131,6 @@ class GaugesPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.figures: GaugeFigures | None = None
-        self._height = -1
 
     def compose(self) -> ComposeResult:
         yield Static("Loading sources\u2026", id="gauge-text")
@@ -162,7 +161,5 @@ class GaugesPane(Vertical):
         # Lay the screen out again only when the wrapped height changes: a layout pass over
         # every pane costs 10-35 ms with ~5,000 tools loaded, a repaint of six lines almost
         # nothing.
-        width = static.content_region.width
-        height = len(text.wrap(width)) if width > 0 else -1
-        static.update(text, layout=height < 0 or height != self._height)
-        self._height = height
+        width, height = static.content_region.width, static.content_region.height
+        static.update(text, layout=width <= 0 or len(text.wrap(width)) != height)

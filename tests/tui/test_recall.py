@@ -1,0 +1,157 @@
+"""The Recall tab: a query file's figures per profile, the misses, reach, and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.widgets import DataTable, Static
+from tui_helpers import FakeClock, settle
+
+from toolsearch.recall import load_queries, run_reach, run_recall
+from toolsearch.sources.samples import load_sample
+from tui import recall_view
+from tui.app import ToolSearchApp
+from tui.commands import palette_entries
+from tui.recall_view import default_query_file
+from tui.widgets.recall import REACH_FIGURES, RECALL_FIGURES, RecallPane, reach_cell, recall_cell
+
+QUERIES = [
+    {"query": "scrape a web page as markdown", "gold": ["mcp__firecrawl__scrape"]},
+    {"query": "crawl a whole website", "gold": ["mcp__firecrawl__crawl"]},
+    {"query": "post a tweet", "gold": ["mcp__xactions__post_tweet"]},
+    {"query": "zzqx unknown words", "gold": ["mcp__firecrawl__map"]},
+    {"query": "gold nobody has", "gold": ["mcp__nowhere__nothing"]},
+]
+
+
+def _seed_demo_app(**kwargs: object) -> ToolSearchApp:
+    kwargs.setdefault("workspace", load_sample("seed-demo"))
+    return ToolSearchApp(clock=FakeClock(), exact=False, **kwargs)  # type: ignore[arg-type]
+
+
+def _write(tmp_path, lines: list[str]):
+    path = tmp_path / "queries.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _figures(app: ToolSearchApp) -> DataTable:
+    return app.query_one("#recall-figures", DataTable)
+
+
+def _status(app: ToolSearchApp) -> str:
+    return str(app.query_one("#recall-status", Static).content)
+
+
+async def _run(pilot, pane: RecallPane, path: str, choice: str = "both") -> None:
+    pane.set_path(path)
+    pane.set_profiles(choice)
+    await pilot.pause()
+    await pilot.click("#recall-run")
+    await settle(pilot)
+
+
+async def test_figures_shown_equal_run_recall_for_both_profiles(tmp_path):
+    path = _write(tmp_path, [json.dumps(q) for q in QUERIES])
+    app = _seed_demo_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("7")
+        await settle(pilot)
+        pane = app.query_one(RecallPane)
+        await _run(pilot, pane, str(path))
+        queries = load_queries(path)
+        table = _figures(app)
+        misses = 0
+        for profile in ("seed", "latest"):
+            expected = run_recall(app.session, queries, profile)
+            misses += len(expected.misses)
+            for key, _label in RECALL_FIGURES:
+                if key == "seconds":
+                    continue
+                assert str(table.get_cell(key, profile)) == recall_cell(expected, key)
+            assert str(table.get_cell("recall_at_1", profile)) == f"{expected.recall_at_1:.3f}"
+            assert str(table.get_cell("n", profile)) == "4"  # the unknown gold is skipped
+        assert app.query_one("#recall-misses", DataTable).row_count == misses >= 1
+        assert "5 queries from" in _status(app) and "error" not in _status(app)
+        assert not app.query_one("#recall-progress").display
+
+
+async def test_selecting_a_miss_tries_it_in_search(tmp_path):
+    path = _write(tmp_path, [json.dumps(QUERIES[3])])
+    app = _seed_demo_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.action_show_tab("recall")
+        await settle(pilot)
+        await _run(pilot, app.query_one(RecallPane), str(path), "seed")
+        table = app.query_one("#recall-misses", DataTable)
+        assert table.row_count == 1
+        table.focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.query_one("#main-tabs").active == "tab-search"
+        assert app.query_one("#search-query").value == "zzqx unknown words"
+
+
+@pytest.mark.parametrize("lines, words", [
+    (None, "No such file"),
+    (['{"query": "ok", "gold": ["x"]}', "{not json"], "queries.jsonl:2:"),
+    (['{"gold": ["x"]}'], "no 'query'"),
+    (["# only a comment", ""], "No queries in"),
+])
+async def test_bad_query_files_show_one_line_of_error(tmp_path, lines, words):
+    path = tmp_path / "missing.jsonl" if lines is None else _write(tmp_path, lines)
+    app = _seed_demo_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.action_show_tab("recall")
+        await settle(pilot)
+        await _run(pilot, app.query_one(RecallPane), str(path))
+        status = _status(app)
+        assert status.startswith("\u2716 error") and words in status
+        assert "\n" not in status
+        assert _figures(app).row_count == 0
+        assert app.recall is not None and app.recall.error
+
+
+async def test_reach_lists_figures_per_profile():
+    app = _seed_demo_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.action_run_reach()  # the palette's "Recall: check the reach ..." entry
+        await settle(pilot)
+        assert app.query_one("#main-tabs").active == "tab-recall"
+        table = _figures(app)
+        for profile in ("seed", "latest"):
+            expected = run_reach(app.session, profile)
+            for key, _label in REACH_FIGURES:
+                if key != "seconds":
+                    assert str(table.get_cell(key, profile)) == reach_cell(expected, key)
+        assert "reach" in _status(app)
+
+
+async def test_the_bundled_query_set_is_the_default_for_a_sample():
+    app = _seed_demo_app(sources=["seed-demo"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.action_show_tab("recall")
+        await settle(pilot)
+        path = app.query_one(RecallPane).path
+        assert path.endswith("seed-demo.jsonl") and load_queries(path)
+        titles = [title for title, _, _ in palette_entries(app)]
+        assert "Recall: run a query file" in titles
+        assert "View: show Recall" in titles
+
+
+def test_no_default_query_file_without_a_sample_or_the_bundled_sets(monkeypatch):
+    assert default_query_file([]) is None
+    assert default_query_file(["/some/hermes/config.yaml"]) is None
+
+    def missing(name: str):
+        raise FileNotFoundError(name)
+
+    monkeypatch.setattr(recall_view, "data_dir", missing)  # a wheel without queries/
+    assert default_query_file(["seed-demo"]) is None

@@ -1,0 +1,133 @@
+"""Recall and reach runs as the Recall pane shows them.
+
+Pure: reads a query file, runs the engine's ``run_recall`` / ``run_reach`` once per profile
+and reports each step through a callback, so a thread worker can post progress without
+touching a widget (STYLE §5). Errors come back as one line, never as an exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolsearch.recall import ReachReport, RecallReport, load_queries, run_reach, run_recall
+from toolsearch.resources import data_dir
+from toolsearch.session import SessionState
+
+PROFILE_CHOICES: tuple[tuple[str, str], ...] = (
+    ("seed", "seed"), ("latest", "latest"), ("seed | latest", "both"),
+)
+QUERIES_FOLDER = "queries"
+QUERY_SUFFIX = ".jsonl"
+
+
+def profiles_for(choice: str) -> tuple[str, ...]:
+    """``both`` -> seed and latest side by side; otherwise the one profile."""
+    return ("seed", "latest") if choice == "both" else (choice,)
+
+
+def default_query_file(sources: Sequence[str]) -> Path | None:
+    """The bundled query set of the loaded sample (``queries/<sample>.jsonl``), if any.
+
+    ``None`` when no sample is loaded or the query sets were not installed (a wheel install
+    may ship without them).
+    """
+    from toolsearch.sources.samples import is_sample_name
+
+    names = [s for s in sources if is_sample_name(s)]
+    if not names:
+        return None
+    try:
+        folder = data_dir(QUERIES_FOLDER)
+    except FileNotFoundError:
+        return None
+    stem = Path(names[0]).name.removesuffix(".yaml")
+    path = folder / f"{stem}{QUERY_SUFFIX}"
+    return path if path.is_file() else None
+
+
+@dataclass(frozen=True)
+class RecallStep:
+    """Progress of a run: *done* of *total* profiles, and what runs now."""
+
+    done: int
+    total: int
+    label: str
+
+
+@dataclass(frozen=True)
+class RecallView:
+    """The outcome of one run: recall reports, reach reports, or one line of error."""
+
+    kind: str
+    """``recall`` or ``reach``."""
+    source: str = ""
+    """The query file (recall) or ``""`` (reach)."""
+    queries: int = 0
+    recall: tuple[RecallReport, ...] = ()
+    reach: tuple[ReachReport, ...] = ()
+    error: str = ""
+    session_key: int = 0
+
+    @property
+    def profiles(self) -> tuple[str, ...]:
+        return tuple(r.profile for r in (self.recall or self.reach))
+
+
+Progress = Callable[[RecallStep], None]
+Cancelled = Callable[[], bool]
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 300 else text[:299] + "\u2026"
+
+
+def recall_run(session: SessionState, path: str, profiles: Sequence[str],
+               progress: Progress = lambda step: None, cancelled: Cancelled = lambda: False,
+               session_key: int = 0) -> RecallView:
+    """Read *path* and run every query under each profile; an error is one line."""
+    source = path.strip()
+    if not source:
+        return RecallView("recall", error="No query file given: type the path of a JSON "
+                          "lines file (one {\"query\", \"gold\"} object per line).")
+    file = Path(source).expanduser()
+    try:
+        queries = load_queries(file)
+    except (OSError, ValueError) as exc:
+        return RecallView("recall", source, error=f"Could not read the query file: "
+                          f"{_one_line(exc)}")
+    if not queries:
+        return RecallView("recall", source, error=f"No queries in {source} (blank lines and "
+                          "# comments are skipped).")
+    reports: list[RecallReport] = []
+    for done, profile in enumerate(profiles):
+        if cancelled():
+            break
+        progress(RecallStep(done, len(profiles), f"{profile}: {len(queries)} queries"))
+        try:
+            reports.append(run_recall(session, queries, profile))
+        except Exception as exc:  # the engine failing on odd data: say so, do not crash
+            return RecallView("recall", source, len(queries), tuple(reports),
+                              error=f"Recall failed under {profile}: {_one_line(exc)}")
+    progress(RecallStep(len(profiles), len(profiles), "done"))
+    return RecallView("recall", source, len(queries), tuple(reports), session_key=session_key)
+
+
+def reach_run(session: SessionState, profiles: Sequence[str],
+              progress: Progress = lambda step: None, cancelled: Cancelled = lambda: False,
+              session_key: int = 0) -> RecallView:
+    """Run the reach linter under each profile."""
+    reports: list[ReachReport] = []
+    for done, profile in enumerate(profiles):
+        if cancelled():
+            break
+        progress(RecallStep(done, len(profiles), f"{profile}: every deferred tool"))
+        try:
+            reports.append(run_reach(session, profile))
+        except Exception as exc:
+            return RecallView("reach", reach=tuple(reports),
+                              error=f"Reach failed under {profile}: {_one_line(exc)}")
+    progress(RecallStep(len(profiles), len(profiles), "done"))
+    return RecallView("reach", reach=tuple(reports), session_key=session_key)
