@@ -21,8 +21,8 @@ async def test_servers_rows_follow_the_session(make_app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         table = app.query_one(ServersPane).table
-        assert [k.value for k in table.rows] == ["hermes-core", "firecrawl", "xactions",
-                                                 "weather"]
+        assert [key for key, _ in table.rows] == ["hermes-core", "firecrawl", "xactions",
+                                                  "weather"]
         assert _cell(table, "firecrawl", "status") == "\u25cb snapshot"
         assert _cell(table, "weather", "status") == "\u2716 error"
         assert "connection refused" in _cell(table, "weather", "note")

@@ -7,6 +7,7 @@ posts messages, the app makes the new session state and everything recomputes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,19 +16,23 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from toolsearch.session import SessionState, ToolsetRow
 
 from ..view import STATUS_LABELS, ExactCounts, fmt
+from .bigtable import BigTable, Column
 from .visibility import is_shown
 
-COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("Status", "status", 11), ("Server", "name", 22), ("Kind", "kind", 7),
-    ("Attached", "attached", 10), ("Scope", "scope", 8), ("Tools", "tools", 6),
-    ("Tokens", "tokens", 8), ("Exact", "exact", 8), ("Listing", "form", 12),
-    ("Note", "note", 60),
+COLUMNS: tuple[Column, ...] = (
+    Column("Status", "status", 11), Column("Server", "name", 22), Column("Kind", "kind", 7),
+    Column("Attached", "attached", 10), Column("Scope", "scope", 8),
+    Column("Tools", "tools", 6, align="right"), Column("Tokens", "tokens", 8, align="right"),
+    Column("Exact", "exact", 8, align="right"), Column("Listing", "form", 12),
+    Column("Note", "note", 60),
 )
+ServerLine = tuple[str, tuple[object, ...]]
+"""One table row: the toolset's name (the row key) and its cells."""
 
 
 def row_cells(row: ToolsetRow, exact: int | None) -> tuple[object, ...]:
@@ -53,7 +58,7 @@ class ServersPane(Vertical):
 
     DEFAULT_CSS = """
     ServersPane { height: 1fr; }
-    ServersPane DataTable { height: 1fr; }
+    ServersPane #servers-table { height: 1fr; }
     ServersPane #server-detail { height: auto; max-height: 4; padding: 0 1; }
     """
     BINDINGS = [
@@ -84,21 +89,16 @@ class ServersPane(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._rows: dict[str, tuple[object, ...]] = {}
         self._by_name: dict[str, ToolsetRow] = {}
         self._dirty = False
 
     def compose(self) -> ComposeResult:
-        table: DataTable[object] = DataTable(id="servers-table", cursor_type="row",
-                                             zebra_stripes=True)
-        for title, key, width in COLUMNS:
-            table.add_column(title, key=key, width=width)
-        yield table
+        yield BigTable(COLUMNS, itemgetter(1), itemgetter(0), id="servers-table")
         yield Static("", id="server-detail", markup=False)
 
     @property
-    def table(self) -> DataTable[object]:
-        return self.query_one("#servers-table", DataTable)
+    def table(self) -> BigTable[ServerLine]:
+        return self.query_one("#servers-table", BigTable)
 
     def on_mount(self) -> None:
         self._refresh_rows()
@@ -122,44 +122,22 @@ class ServersPane(Vertical):
         self._dirty = False
         exact = self.exact if self.exact is not None else None
         rows = self.session.rows()
-        table = self.table
-        keys = [r.name for r in rows]
         self._by_name = {r.name: r for r in rows}
-        if list(self._rows) != keys:
-            table.clear()
-            self._rows = {}
-            cells = [row_cells(r, exact.per_toolset.get(r.name) if exact else None) for r in rows]
-            for key, row in zip(keys, cells, strict=True):
-                table.add_row(*row, key=key)
-                self._rows[key] = row
-        else:
-            with self.app.batch_update():
-                for r in rows:
-                    new = row_cells(r, exact.per_toolset.get(r.name) if exact else None)
-                    old = self._rows[r.name]
-                    for (_, col, _), before, after in zip(COLUMNS, old, new, strict=True):
-                        if before != after:
-                            table.update_cell(r.name, col, after)
-                    self._rows[r.name] = new
+        self.table.set_rows(tuple(
+            (r.name, row_cells(r, exact.per_toolset.get(r.name) if exact else None))
+            for r in rows))
         self._show_detail()
 
     def highlighted(self) -> str | None:
-        table = self.table
-        if not table.row_count:
-            return None
-        try:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-        except Exception:
-            return None
-        return str(key.value) if key.value is not None else None
+        return self.table.cursor_key
 
-    @on(DataTable.RowHighlighted, "#servers-table")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(BigTable.RowHighlighted, "#servers-table")
+    def _highlighted(self, event: BigTable.RowHighlighted) -> None:
         event.stop()
         self._show_detail()
 
-    @on(DataTable.RowSelected, "#servers-table")
-    def _selected(self, event: DataTable.RowSelected) -> None:
+    @on(BigTable.RowSelected, "#servers-table")
+    def _selected(self, event: BigTable.RowSelected) -> None:
         event.stop()
         self.action_toggle_attached()
 
