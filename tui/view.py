@@ -175,18 +175,47 @@ def tool_rows_key(session: SessionState) -> tuple[object, ...]:
             a.activated)
 
 
+_named: dict[int, tuple[object, tuple[tuple[str, int], ...]]] = {}
+_decided: list[tuple[object, bool, dict[str, tuple[str, str]]]] = []
+
+
+def _names_and_tokens(defs: tuple[Mapping[str, object], ...]) -> tuple[tuple[str, int], ...]:
+    """(name, schema tokens) of each def; cached for as long as the defs tuple lives."""
+    cached = _named.get(id(defs))
+    if cached is not None and cached[0] is defs:
+        return cached[1]
+    pairs = tuple((def_name(d), chars_to_tokens(schema_chars(d))) for d in defs)
+    if len(_named) > 4096:
+        _named.clear()
+    _named[id(defs)] = (defs, pairs)
+    return pairs
+
+
+def _decisions(session: SessionState) -> dict[str, tuple[str, str]]:
+    """name -> (status, rule) from the (content-cached) classification, reused while it is."""
+    a = session.assembly
+    split = a.classification
+    if split is None:
+        return {}
+    for held, activated, decided in _decided:
+        if held is split and activated == a.activated:
+            return decided
+    decided = {}
+    deferred = Status.DEFERRED
+    eager = not a.activated
+    for d in split.decisions:
+        status = d.status
+        decided.setdefault(d.name, ("visible" if eager and status is deferred
+                                    else str(status), str(d.rule)))
+    _decided[:] = [(split, a.activated, decided), *_decided[:3]]
+    return decided
+
+
 def tool_rows(session: SessionState) -> tuple[ToolRow, ...]:
     """Every tool of every loaded toolset, in workspace order, with its session status."""
-    a = session.assembly
-    decided: dict[str, tuple[str, str]] = {}
-    deferred = Status.DEFERRED
-    if a.classification is not None:
-        eager = not a.activated
-        for d in a.classification.decisions:
-            status = d.status
-            decided.setdefault(d.name, ("visible" if eager and status is deferred
-                                        else str(status), str(d.rule)))
+    decided = _decisions(session)
     rows: list[ToolRow] = []
+    unregistered = ("visible", "unregistered")
     for ts in session.workspace.toolsets:
         if ts.name in session.detached:
             fixed: tuple[str, str] | None = ("detached", "detached")
@@ -194,10 +223,10 @@ def tool_rows(session: SessionState) -> tuple[ToolRow, ...]:
             fixed = ("out of scope", "out-of-scope")
         else:
             fixed = None
-        for d in ts.defs:
-            name = def_name(d)
-            status, rule = fixed or decided.get(name, ("visible", "unregistered"))
-            rows.append(ToolRow(name, status, rule, ts.name, chars_to_tokens(schema_chars(d))))
+        toolset = ts.name
+        for name, tokens in _names_and_tokens(ts.defs):
+            status, rule = fixed or decided.get(name, unregistered)
+            rows.append(ToolRow(name, status, rule, toolset, tokens))
     return tuple(rows)
 
 

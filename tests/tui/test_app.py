@@ -115,9 +115,10 @@ async def test_every_binding_has_an_id(make_app):
         await settle(pilot)
         from textual.binding import Binding
 
-        from tui.widgets import search, servers, tools
+        from tui.widgets import bigtable, recall, search, servers, tools
 
-        for cls in (ToolSearchApp, servers.ServersPane, tools.ToolsPane, search.SearchPane):
+        for cls in (ToolSearchApp, servers.ServersPane, tools.ToolsPane, search.SearchPane,
+                    recall.RecallPane, bigtable.BigTable):
             for b in cls.BINDINGS:
                 assert isinstance(b, Binding) and b.id, (cls.__name__, b)
 

@@ -51,13 +51,13 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
     BigTable { height: 1fr; }
     """
     BINDINGS = [
-        Binding("up", "cursor_up", "Up", show=False),
-        Binding("down", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
-        Binding("enter", "select", "Select", show=False),
+        Binding("up", "cursor_up", "Up", show=False, id="table.up"),
+        Binding("down", "cursor_down", "Down", show=False, id="table.down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="table.page_up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="table.page_down"),
+        Binding("home", "first", "First row", show=False, id="table.first"),
+        Binding("end", "last", "Last row", show=False, id="table.last"),
+        Binding("enter", "select", "Select", show=False, id="table.select"),
     ]
 
     cursor_row: reactive[int] = reactive(0, init=False, always_update=False)
