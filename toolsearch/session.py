@@ -105,17 +105,13 @@ class SessionState:
         return Bridge.create(self.session_defs, self.registry, self.config,
                              executor or DryRunExecutor())
 
-    @cached_property
-    def toolset_of(self) -> dict[str, str]:
-        return self.workspace.toolset_of_def()
+    @property
+    def toolset_of(self) -> Mapping[str, str]:
+        return self.workspace.toolset_by_tool
 
-    @cached_property
-    def def_by_name(self) -> dict[str, Mapping[str, Any]]:
-        found: dict[str, Mapping[str, Any]] = {}
-        for ts in self.workspace.toolsets:
-            for d in ts.defs:
-                found.setdefault(def_name(d), d)
-        return found
+    @property
+    def def_by_name(self) -> Mapping[str, Mapping[str, Any]]:
+        return self.workspace.def_by_name
 
     def rows(self) -> tuple[ToolsetRow, ...]:
         """One row per toolset with the listing form it got (or why it has none)."""

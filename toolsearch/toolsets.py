@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 from .classify import Registry
@@ -102,6 +103,20 @@ class Workspace:
     def registry(self, detached: Iterable[str] = ()) -> Registry:
         """Registry over the attached toolsets (a detached server's tools are unregistered).
 
+        Memoised per detached set: a workspace never changes, so neither does its registry.
+        """
+        key = frozenset(detached)
+        memo = self.__dict__.setdefault("_registry_memo", {})
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 32:
+                memo.clear()
+            found = memo[key] = self._registry(key)
+        return found
+
+    def _registry(self, detached: frozenset[str]) -> Registry:
+        """Build the registry (see :meth:`registry`).
+
         ``kind: core`` toolsets add their tools to the core set; a workspace-level ``core``
         list replaces the profile's default core set.
         """
@@ -116,9 +131,23 @@ class Workspace:
                 extra_core.update(ts.exposed_name(t) for t in ts.tools)
         return Registry(entries, self.core, frozenset(extra_core))
 
-    def toolset_of_def(self) -> dict[str, str]:
+    @cached_property
+    def toolset_by_tool(self) -> Mapping[str, str]:
         """Exposed tool name -> toolset name (the source's name, not the registry id)."""
-        return {ts.exposed_name(t): ts.name for ts in self.toolsets for t in ts.tools}
+        return MappingProxyType(
+            {ts.exposed_name(t): ts.name for ts in self.toolsets for t in ts.tools})
+
+    def toolset_of_def(self) -> dict[str, str]:
+        return dict(self.toolset_by_tool)
+
+    @cached_property
+    def def_by_name(self) -> Mapping[str, Mapping[str, Any]]:
+        """Exposed tool name -> its def (the first toolset wins on a repeated name)."""
+        found: dict[str, Mapping[str, Any]] = {}
+        for ts in self.toolsets:
+            for d in ts.defs:
+                found.setdefault(d["function"]["name"], d)
+        return MappingProxyType(found)
 
     def merged_with(self, other: Workspace) -> Workspace:
         return merge_workspaces((self, other))
