@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from textual.message import Message
+from textual.widget import Widget
 
 from toolsearch.bridge import ActivityEvent, BridgeReply
 from toolsearch.toolsets import Workspace
@@ -16,6 +17,17 @@ from toolsearch.toolsets import Workspace
 from .recall_view import RecallStep, RecallView
 from .search_view import SearchView
 from .view import ExactCounts
+
+
+@dataclass
+class PaneMessage(Message):
+    """Base of a pane's own events: ``control`` is the pane, so ``@on(Msg, "#id")`` works."""
+
+    pane: Widget
+
+    @property
+    def control(self) -> Widget:
+        return self.pane
 
 
 @dataclass

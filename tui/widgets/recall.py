@@ -14,12 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, DataTable, Input, ProgressBar, Select, Static
 
 from toolsearch.recall import ReachReport, RecallReport
 
+from ..messages import PaneMessage
 from ..recall_view import PROFILE_CHOICES, RecallStep, RecallView, profiles_for
 
 RECALL_FIGURES: tuple[tuple[str, str], ...] = (
@@ -92,34 +92,19 @@ class RecallPane(Vertical):
     default_path: reactive[str] = reactive("", init=False)
 
     @dataclass
-    class RunRequested(Message):
-        pane: RecallPane
+    class RunRequested(PaneMessage):
         path: str
         profiles: tuple[str, ...]
 
-        @property
-        def control(self) -> RecallPane:
-            return self.pane
-
     @dataclass
-    class ReachRequested(Message):
-        pane: RecallPane
+    class ReachRequested(PaneMessage):
         profiles: tuple[str, ...]
 
-        @property
-        def control(self) -> RecallPane:
-            return self.pane
-
     @dataclass
-    class QueryPicked(Message):
+    class QueryPicked(PaneMessage):
         """A miss (or an unreached tool's own words) to try in the Search tab."""
 
-        pane: RecallPane
         query: str
-
-        @property
-        def control(self) -> RecallPane:
-            return self.pane
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -10,13 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Checkbox, DataTable, Input, Static
 
 from toolsearch.bm25 import Hit
 
+from ..messages import PaneMessage
 from ..search_view import ProfileHits, SearchView
 
 COLUMNS: tuple[tuple[str, str, int], ...] = (
@@ -75,14 +75,9 @@ class SearchPane(Vertical):
     result: reactive[SearchView | None] = reactive(None, init=False)
 
     @dataclass
-    class QuerySubmitted(Message):
-        pane: SearchPane
+    class QuerySubmitted(PaneMessage):
         query: str
         compare: bool
-
-        @property
-        def control(self) -> SearchPane:
-            return self.pane
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -14,12 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from toolsearch.session import SessionState, ToolsetRow
 
+from ..messages import PaneMessage
 from ..view import STATUS_LABELS, ExactCounts, fmt
 from .bigtable import BigTable, Column
 from .visibility import is_shown
@@ -70,22 +70,12 @@ class ServersPane(Vertical):
     exact: reactive[ExactCounts | None] = reactive(None, init=False)
 
     @dataclass
-    class AttachToggled(Message):
-        pane: ServersPane
+    class AttachToggled(PaneMessage):
         toolset: str
-
-        @property
-        def control(self) -> ServersPane:
-            return self.pane
 
     @dataclass
-    class ScopeToggled(Message):
-        pane: ServersPane
+    class ScopeToggled(PaneMessage):
         toolset: str
-
-        @property
-        def control(self) -> ServersPane:
-            return self.pane
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -13,13 +13,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Input, Label, Select, Static
 
 from toolsearch.session import SessionState
 
-from ..messages import SaveRequested
+from ..messages import PaneMessage, SaveRequested
 from ..view import fmt
 from .visibility import is_shown
 
@@ -72,40 +71,21 @@ class TuningPane(VerticalScroll):
     save_target: reactive[str] = reactive("", init=False)
 
     @dataclass
-    class ValueChanged(Message):
-        pane: TuningPane
+    class ValueChanged(PaneMessage):
         key: str
         value: Any
 
-        @property
-        def control(self) -> TuningPane:
-            return self.pane
-
     @dataclass
-    class ContextChanged(Message):
-        pane: TuningPane
+    class ContextChanged(PaneMessage):
         context_length: int | None
 
-        @property
-        def control(self) -> TuningPane:
-            return self.pane
-
     @dataclass
-    class ProfileChanged(Message):
-        pane: TuningPane
+    class ProfileChanged(PaneMessage):
         profile: str
 
-        @property
-        def control(self) -> TuningPane:
-            return self.pane
-
     @dataclass
-    class ResetRequested(Message):
-        pane: TuningPane
-
-        @property
-        def control(self) -> TuningPane:
-            return self.pane
+    class ResetRequested(PaneMessage):
+        """Carries only the pane."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
