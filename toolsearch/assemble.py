@@ -16,7 +16,7 @@ from .classify import (
     def_name,
 )
 from .config import ToolSearchConfig
-from .listing import Listing, build_listing
+from .listing import Listing, Unavailable, build_listing
 from .schemas import bridge_tool_schemas
 from .tokens import estimate_tokens_from_schemas
 from .tooldefs import ContentCache, content_key
@@ -142,8 +142,12 @@ def assemble_tool_defs(
     *,
     context_length: int | None = None,
     config: ToolSearchConfig | None = None,
+    unavailable: Sequence[Unavailable] = (),
 ) -> AssemblyResult:
-    """Split, budget, list and inject the bridges exactly as Hermes assembles (REFERENCE §3)."""
+    """Split, budget, list and inject the bridges exactly as Hermes assembles (REFERENCE §3).
+
+    ``unavailable``: declared MCP servers that failed; the ``latest`` listing names them.
+    """
     config = config or ToolSearchConfig()
     reg = as_registry(registry)
     incoming = _without_bridges(tool_defs)
@@ -165,7 +169,8 @@ def assemble_tool_defs(
             budget=budget,
         )
     if config.listing != "off":
-        listing = build_listing(split.deferrable, reg, budget.budget, config.profile)
+        listing = build_listing(split.deferrable, reg, budget.budget, config.profile,
+                                unavailable)
     else:
         listing = Listing(None, "none", budget.budget)
     bridges = bridge_tool_schemas(

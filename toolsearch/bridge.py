@@ -27,7 +27,7 @@ from .classify import (
     def_name,
 )
 from .config import ToolSearchConfig
-from .listing import group_defs
+from .listing import Unavailable, group_defs
 from .tooldefs import def_function, thaw
 
 DESCRIPTION_CLIP = 400
@@ -238,13 +238,16 @@ class Bridge:
     config: ToolSearchConfig = field(default_factory=ToolSearchConfig)
     executor: Executor = field(default_factory=DryRunExecutor)
     clock: Callable[[], float] = time.perf_counter
+    unavailable: tuple[Unavailable, ...] = ()
+    """Declared MCP servers that failed: ``latest`` names them in ``available_sources``."""
 
     @classmethod
     def create(cls, session_defs: Sequence[Mapping[str, Any]], registry: RegistryLike | None,
                config: ToolSearchConfig | None = None, executor: Executor | None = None,
-               clock: Callable[[], float] = time.perf_counter) -> Bridge:
+               clock: Callable[[], float] = time.perf_counter,
+               unavailable: Sequence[Unavailable] = ()) -> Bridge:
         return cls(tuple(session_defs), as_registry(registry), config or ToolSearchConfig(),
-                   executor or DryRunExecutor(), clock)
+                   executor or DryRunExecutor(), clock, tuple(unavailable))
 
     @property
     def deferrable_defs(self) -> tuple[Mapping[str, Any], ...]:

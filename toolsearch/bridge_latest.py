@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .bm25 import Hit, search_catalog
 from .catalog import build_catalog
 from .classify import BRIDGE_TOOL_NAMES, decide, def_name
+from .listing import Unavailable
 from .tooldefs import def_function, thaw
 from .validation import parameters_of, validate_call_args
 
@@ -142,6 +143,13 @@ def _deferrable(bridge: Bridge, name: str) -> bool:
 # --------------------------------------------------------------------------- tool_search
 
 
+def _unavailable_source(server: Unavailable) -> dict[str, Any]:
+    return {"name": server.name, "tool_count": server.tools,
+            "unavailable": f"The '{server.name}' MCP server is configured but unavailable "
+                           f"right now ({server.reason}); its tools cannot be called until it "
+                           "reconnects."}
+
+
 def search(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
     from .bridge import available_sources, clamp_limit
 
@@ -172,6 +180,8 @@ def search(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
         if not hits:
             if sources is None:
                 sources = available_sources(defs, bridge.registry, "latest")
+                sources = sorted(sources + [_unavailable_source(u) for u in bridge.unavailable],
+                                 key=lambda s: s["name"])
             if sources:
                 group["available_sources"] = sources
                 group["hint"] = ZERO_HIT_HINT

@@ -111,6 +111,29 @@ class ListingGroup:
 
 
 @dataclass(frozen=True)
+class Unavailable:
+    """A declared MCP server that is not available (``latest`` lists it, REFERENCE §6.8)."""
+
+    name: str
+    reason: str
+    tools: int = 0
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+    def render(self, form: str = "") -> str:
+        if self.tools:
+            return f"{self.name} ({self.tools} tools unavailable: {self.reason})"
+        return f"{self.name} (tools unavailable: {self.reason})"
+
+
+def _join(blocks: Sequence[tuple[str, str]]) -> str:
+    """Header + blocks in label order (groups and unavailable rows interleaved)."""
+    return "\n".join([LISTING_HEADER, *(text for _label, text in sorted(blocks))])
+
+
+@dataclass(frozen=True)
 class Listing:
     """The chosen listing: text (or None), form, budget and the per-server blocks."""
 
@@ -118,6 +141,7 @@ class Listing:
     form: str
     max_tokens: int
     groups: tuple[ListingGroup, ...] = ()
+    unavailable: tuple[Unavailable, ...] = ()
 
     @property
     def tokens(self) -> int:
@@ -125,9 +149,9 @@ class Listing:
 
     def uniform(self, form: str) -> str | None:
         """Every group in one form (``full``, ``names`` or ``summary``), whether or not it fits."""
-        if not self.groups:
+        if not self.groups and not self.unavailable:
             return None
-        return "\n".join([LISTING_HEADER, *(g.render(form) for g in self.groups)])
+        return _join([(g.label, g.render(form)) for g in (*self.groups, *self.unavailable)])
 
     def group(self, label: str) -> ListingGroup | None:
         return next((g for g in self.groups if g.label == label), None)
@@ -178,31 +202,40 @@ def build_listing(
     registry: RegistryLike | None,
     max_tokens: int,
     profile: str = "seed",
+    unavailable: Sequence[Unavailable] = (),
 ) -> Listing:
-    """Choose the richest listing form that fits ``max_tokens`` (REFERENCE §6 step 7)."""
+    """Choose the richest listing form that fits ``max_tokens`` (REFERENCE §6 step 7).
+
+    ``unavailable`` servers are listed by the ``latest`` profile only (their rows never
+    collapse); the ``seed`` profile ignores them.
+    """
     reg = as_registry(registry)
-    key = content_key(defs, profile, reg.fingerprint, max_tokens)
-    return _listing_cache.get_or_make(key, lambda: _choose(defs, reg, max_tokens, profile))
+    rows = tuple(sorted(unavailable, key=lambda u: u.name)) if profile == "latest" else ()
+    key = content_key(defs, profile, reg.fingerprint, max_tokens, rows)
+    return _listing_cache.get_or_make(key, lambda: _choose(defs, reg, max_tokens, profile, rows))
 
 
 def _choose(
-    defs: Sequence[Mapping[str, Any]], reg: Any, max_tokens: int, profile: str
+    defs: Sequence[Mapping[str, Any]], reg: Any, max_tokens: int, profile: str,
+    rows: tuple[Unavailable, ...] = (),
 ) -> Listing:
     groups = group_defs(defs, reg, profile)
-    if not groups:
+    if not groups and not rows:
         return Listing(None, "none", max_tokens)
     rendered = {form: [g.render(form) for g in groups] for form in ("full", "names", "summary")}
+    row_blocks = [(u.label, u.render()) for u in rows]
+    row_chars = sum(len(text) + 1 for _label, text in row_blocks)
 
     def total(blocks: list[str]) -> int:
-        return len(LISTING_HEADER) + sum(len(b) + 1 for b in blocks)
+        return len(LISTING_HEADER) + sum(len(b) + 1 for b in blocks) + row_chars
 
     def finish(forms: list[str], form: str) -> Listing:
-        blocks = [rendered[f][i] for i, f in enumerate(forms)]
-        text = "\n".join([LISTING_HEADER, *blocks])
+        blocks = [(g.label, rendered[f][i]) for i, (g, f) in enumerate(zip(groups, forms,
+                                                                            strict=True))]
         chosen = tuple(
             ListingGroup(g.label, g.tools, f) for g, f in zip(groups, forms, strict=True)
         )
-        return Listing(text, form, max_tokens, chosen)
+        return Listing(_join(blocks + row_blocks), form, max_tokens, chosen, rows)
 
     for form in ("full", "names"):
         if _fits(total(rendered[form]), max_tokens):
@@ -216,7 +249,7 @@ def _choose(
         if _fits(size, max_tokens):
             return finish(forms, "groups" if collapsed == len(groups) else "mixed")
     none_groups = tuple(ListingGroup(g.label, g.tools, "none") for g in groups)
-    return Listing(None, "none", max_tokens, none_groups)
+    return Listing(None, "none", max_tokens, none_groups, rows)
 
 
 def build_catalog_listing_with_form(

@@ -17,6 +17,7 @@ from .assemble import AssemblyResult, assemble_tool_defs
 from .bridge import Bridge, DryRunExecutor, Executor
 from .classify import Registry, Rule, Status, decide, def_name
 from .config import ToolSearchConfig
+from .listing import Unavailable
 from .tokens import estimate_tokens_from_schemas, exact_def_tokens, exact_tokens_from_schemas
 from .toolsets import Toolset, ToolsetStatus, Workspace
 
@@ -97,13 +98,23 @@ class SessionState:
         )
 
     @cached_property
+    def unavailable(self) -> tuple[Unavailable, ...]:
+        """Attached, in-scope MCP servers that failed (the ``latest`` listing names them)."""
+        return tuple(
+            Unavailable(ts.name, ts.error or "unavailable", len(ts.tools))
+            for ts in self.workspace.attached(self.detached)
+            if ts.kind == "mcp" and ts.status is ToolsetStatus.ERROR and self.in_scope(ts.name)
+        )
+
+    @cached_property
     def assembly(self) -> AssemblyResult:
         return assemble_tool_defs(self.session_defs, self.registry,
-                                  context_length=self.context_length, config=self.config)
+                                  context_length=self.context_length, config=self.config,
+                                  unavailable=self.unavailable)
 
     def bridge(self, executor: Executor | None = None) -> Bridge:
         return Bridge.create(self.session_defs, self.registry, self.config,
-                             executor or DryRunExecutor())
+                             executor or DryRunExecutor(), unavailable=self.unavailable)
 
     @property
     def toolset_of(self) -> Mapping[str, str]:
