@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -126,7 +126,7 @@ class Catalog:
     def __len__(self) -> int:
         return len(self.entries)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[CatalogEntry]:
         return iter(self.entries)
 
     def __getitem__(self, index: int) -> CatalogEntry:

@@ -6,7 +6,7 @@ of tool name -> toolset); there is no process-global state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -253,7 +253,8 @@ class Classification:
         """One :class:`Decision` per input def, in input order."""
         return tuple(Decision(*r) for r in self.rules)
 
-    def __iter__(self):  # allows ``visible, deferrable = classify_tools(...)``
+    def __iter__(self) -> Iterator[tuple[dict[str, Any], ...]]:
+        """Allows ``visible, deferrable = classify_tools(...)``."""
         return iter((self.visible, self.deferrable))
 
 
