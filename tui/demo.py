@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolsearch.classify import def_name
+from toolsearch.listing import short_description
 from toolsearch.session import SessionState
 from toolsearch.tooldefs import def_function
 
@@ -72,6 +73,19 @@ def query_for(name: str) -> str:
     return text or name
 
 
+def demo_query(session: SessionState, target: Mapping[str, Any]) -> str:
+    """A query that finds ``target``: its first sentence if that ranks it in the top hits (as a
+    model would paraphrase it), else the words of its own name."""
+    name = def_name(target)
+    sentence = short_description(def_function(target).get("description") or "").rstrip(".…")
+    bridge = session.bridge()
+    limit = session.config.search_default_limit
+    for query in (sentence, query_for(name)):
+        if query and any(h.name == name for h in bridge.search_hits(query, limit)[0]):
+            return query
+    return query_for(name)
+
+
 def _pick(session: SessionState) -> tuple[Mapping[str, Any], Mapping[str, Any] | None] | None:
     a = session.assembly
     split = a.classification
@@ -95,7 +109,7 @@ def plan_demo(session: SessionState) -> tuple[DemoStep, ...]:
     name = def_name(target)
     toolset = session.toolset_of.get(name, "")
     required, filled = required_args(target)
-    query = query_for(name)
+    query = demo_query(session, target)
     steps = [
         DemoStep(f"search for '{query}'", "tool_search", {"query": query}),
         DemoStep(f"load the schema of {name}", "tool_describe", {"name": name}),

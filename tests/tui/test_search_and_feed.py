@@ -143,7 +143,13 @@ async def test_demo_plays_every_step_through_the_feed(make_app):
             ("tool_call", "ok"), ("tool_call", "out_of_scope"), ("tool_call", "recursion"),
             ("tool_call", "ok"),
         ]
-        assert app.activity[0].event.arguments == {"query": "firecrawl scrape"}
+        # the demo searches with the tool's first sentence, as a model paraphrases a need,
+        # and the tool it then describes is among the hits
+        assert app.activity[0].event.arguments == {
+            "query": "Scrape one URL and return its content as markdown"}
+        hits = [m["name"] for m in app.activity[0].result["matches"]]
+        assert "mcp__firecrawl__scrape" in hits
+        assert app.activity[1].event.tool == "mcp__firecrawl__scrape"
         assert app.activity[2].event.tool == "mcp__firecrawl__scrape"
         assert app.activity[4].event.tool.startswith("mcp__xactions__")
         assert "demo 5/7" in app.activity[4].note
