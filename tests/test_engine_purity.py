@@ -17,7 +17,6 @@ PACKAGE_DIR = Path(toolsearch.__file__).resolve().parent
 NOT_IMPORTABLE = {"toolsearch.__main__"}
 #: CLI modules may import the ``tui`` package lazily, inside a function, for the app and its
 #: benchmark subcommands only (STYLE §1: "imports tui lazily, only for the tui subcommand").
-LAZY_TUI_ALLOWED = {"cli.py", "bench_cli.py"}
 
 _PROBE = textwrap.dedent(
     """
@@ -103,14 +102,11 @@ def test_no_engine_file_imports_a_ui_package():
     assert files
     for path in files:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for module, line, in_function in _imports(tree):
+        for module, line, _in_function in _imports(tree):
             top = module.split(".")[0]
             if top not in FORBIDDEN:
                 continue
-            lazy_cli = top == "tui" and in_function and path.name in LAZY_TUI_ALLOWED \
-                and path.parent == PACKAGE_DIR
-            if not lazy_cli:
-                offenders.append(f"{path.relative_to(PACKAGE_DIR.parent)}:{line}: {module}")
+            offenders.append(f"{path.relative_to(PACKAGE_DIR.parent)}:{line}: {module}")
     assert offenders == []
 
 
@@ -130,3 +126,22 @@ def test_the_core_never_imports_sources():
                 offenders += [f"{stem}.py:{node.lineno}: {a.name}" for a in node.names
                               if a.name.startswith("toolsearch.sources")]
     assert offenders == []
+
+
+APP_LAUNCHERS = {"cli.py", "bench_cli.py"}
+
+
+def test_only_the_cli_names_the_app_and_only_to_launch_it():
+    """The CLI opens the app through ``app_entry("tui....")`` inside the commands that open
+    it (STYLE: cli.py imports tui lazily, only for those commands); no other engine file may
+    even name a UI package."""
+    found = []
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                    node.value.split(".")[0] in FORBIDDEN and "." in node.value:
+                found.append((path.name, node.value))
+    assert found, "the CLI should still launch the app"
+    assert {name for name, _ in found} <= APP_LAUNCHERS
+    assert all(value.startswith("tui.") for _, value in found)

@@ -109,7 +109,9 @@ def run_bench(args: argparse.Namespace) -> int:
         _emit(args, run_attach_bench(quiet))
         return 0
     if args.bench == "tui":
-        from tui.bench import run_tui_bench
+        from .cli import app_entry
+
+        run_tui_bench = app_entry("tui.bench.run_tui_bench")
 
         real_dir = _real_dir(args)
         _emit(args, run_tui_bench([str(real_dir)] if real_dir else [], quiet))

