@@ -21,7 +21,7 @@ from toolsearch.tooldefs import def_description
 
 from ..view import fmt, listing_fit
 from .textview import TextView
-from .visibility import is_shown
+from .visibility import CatchUpWhenShown
 
 FORMS: tuple[tuple[str, str], ...] = (
     ("full", "Full"), ("names", "Names"), ("summary", "Summary"), ("sent", "Sent"),
@@ -53,7 +53,7 @@ def sent_description(session: SessionState) -> str | None:
     return None
 
 
-class ListingPane(Vertical):
+class ListingPane(CatchUpWhenShown, Vertical):
     """Four tabs over the session's deferred tools."""
 
     DEFAULT_CSS = """
@@ -67,7 +67,6 @@ class ListingPane(Vertical):
         super().__init__(id=id)
         self._texts: dict[str, str] = {}
         self._shown: dict[str, int] = {}
-        self._dirty = False
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="listing-tabs"):
@@ -77,10 +76,8 @@ class ListingPane(Vertical):
                     yield TextView(id=f"listing-text-{key}")
 
     def watch_session(self, session: SessionState | None) -> None:
-        if session is None or not self.is_mounted:
-            return
-        if not is_shown(self):
-            self._dirty = True  # hidden: catch up when shown (or when a text is asked for)
+        # hidden: catch up when shown (or when a text is asked for)
+        if session is None or not self.is_mounted or self.hidden_now():
             return
         self._compute(session)
         self._fill_active()
@@ -90,8 +87,8 @@ class ListingPane(Vertical):
             self._compute(self.session)
             self._fill_active()
 
-    def on_show(self) -> None:
-        if self._dirty and self.session is not None:
+    def catch_up(self) -> None:
+        if self.session is not None:
             self._compute(self.session)
             self._fill_active()
 

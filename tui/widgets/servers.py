@@ -22,7 +22,7 @@ from toolsearch.session import SessionState, ToolsetRow
 from ..messages import PaneMessage
 from ..view import STATUS_LABELS, ExactCounts, fmt
 from .bigtable import BigTable, Column
-from .visibility import is_shown
+from .visibility import CatchUpWhenShown
 
 COLUMNS: tuple[Column, ...] = (
     Column("Status", "status", 11), Column("Server", "name", 22), Column("Kind", "kind", 7),
@@ -53,7 +53,7 @@ def row_cells(row: ToolsetRow, exact: int | None) -> tuple[object, ...]:
     )
 
 
-class ServersPane(Vertical):
+class ServersPane(CatchUpWhenShown, Vertical):
     """A table of toolsets plus a detail line for the highlighted one."""
 
     DEFAULT_CSS = """
@@ -80,7 +80,6 @@ class ServersPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._by_name: dict[str, ToolsetRow] = {}
-        self._dirty = False
 
     def compose(self) -> ComposeResult:
         yield BigTable(COLUMNS, itemgetter(1), itemgetter(0), id="servers-table")
@@ -99,17 +98,12 @@ class ServersPane(Vertical):
     def watch_exact(self) -> None:
         self._refresh_rows()
 
-    def on_show(self) -> None:
-        if self._dirty:
-            self._refresh_rows()
+    def catch_up(self) -> None:
+        self._refresh_rows()
 
     def _refresh_rows(self) -> None:
-        if not self.is_mounted or self.session is None:
+        if not self.is_mounted or self.session is None or self.hidden_now():
             return
-        if not is_shown(self):
-            self._dirty = True  # hidden: catch up when shown
-            return
-        self._dirty = False
         exact = self.exact if self.exact is not None else None
         rows = self.session.rows()
         self._by_name = {r.name: r for r in rows}

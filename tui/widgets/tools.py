@@ -21,7 +21,7 @@ from toolsearch.session import SessionState
 
 from ..view import TOOL_LABELS, ToolRow, fmt, tool_rows, tool_rows_key
 from .bigtable import BigTable, Column
-from .visibility import is_shown
+from .visibility import CatchUpWhenShown
 
 COLUMNS: tuple[Column, ...] = (
     Column("Status", "status", 15), Column("Tool", "name", 40), Column("Rule", "rule", 14),
@@ -45,7 +45,7 @@ def matches(row: ToolRow, words: list[str]) -> bool:
     return all(w in hay for w in words)
 
 
-class ToolsPane(Vertical):
+class ToolsPane(CatchUpWhenShown, Vertical):
     DEFAULT_CSS = """
     ToolsPane { height: 1fr; }
     ToolsPane #tools-table { height: 1fr; }
@@ -66,7 +66,6 @@ class ToolsPane(Vertical):
         self._timer: Timer | None = None
         self._key: tuple[object, ...] | None = None
         self._filtered_for: list[str] | None = None
-        self._dirty = False
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Filter tools: words match name, toolset, status, rule "
@@ -83,16 +82,11 @@ class ToolsPane(Vertical):
         self._refresh_rows()
 
     def watch_session(self) -> None:
-        if not self.is_mounted:
-            return
-        if not is_shown(self):
-            self._dirty = True  # hidden: catch up when shown
-            return
-        self._refresh_rows()
-
-    def on_show(self) -> None:
-        if self._dirty:
+        if self.is_mounted and not self.hidden_now():
             self._refresh_rows()
+
+    def catch_up(self) -> None:
+        self._refresh_rows()
 
     # -- filter ----------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from toolsearch.session import SessionState
 
 from ..messages import PaneMessage, SaveRequested
 from ..view import fmt
-from .visibility import is_shown
+from .visibility import CatchUpWhenShown
 
 CONTEXT_PRESETS: tuple[tuple[str, int], ...] = (
     ("8K \u00b7 small local models", 8_192),
@@ -54,7 +54,7 @@ def _value_text(value: Any) -> str:
     return str(value)
 
 
-class TuningPane(VerticalScroll):
+class TuningPane(CatchUpWhenShown, VerticalScroll):
     DEFAULT_CSS = """
     TuningPane { height: 1fr; }
     TuningPane .tune-row { height: auto; }
@@ -90,7 +90,6 @@ class TuningPane(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._raw: dict[str, str] = {}
-        self._dirty = False
 
     def compose(self) -> ComposeResult:
         for key, options in (("enabled", TRI), ("listing", TRI)):
@@ -130,19 +129,14 @@ class TuningPane(VerticalScroll):
     def watch_save_target(self) -> None:
         self._sync()
 
-    def on_show(self) -> None:
-        if self._dirty:
-            self._sync()
+    def catch_up(self) -> None:
+        self._sync()
 
     # -- from the session into the fields -----------------------------------------------
 
     def _sync(self) -> None:
-        if not self.is_mounted or self.session is None:
+        if not self.is_mounted or self.session is None or self.hidden_now():
             return
-        if not is_shown(self):
-            self._dirty = True  # hidden: catch up when shown
-            return
-        self._dirty = False
         config = self.session.config
         raw = config.to_raw()
         focused = self.app.focused

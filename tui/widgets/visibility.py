@@ -8,3 +8,26 @@ from textual.widget import Widget
 def is_shown(widget: Widget) -> bool:
     """True when neither the widget nor any ancestor is ``display: none``."""
     return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
+
+
+class CatchUpWhenShown:
+    """Mixin for panes that skip their work while hidden and catch up when shown again.
+
+    The pane calls :meth:`hidden_now` before working (it remembers that work was skipped) and
+    implements :meth:`catch_up`, which ``on_show`` runs when something was skipped.
+    """
+
+    _dirty: bool = False
+
+    def hidden_now(self) -> bool:
+        """True when the pane is not on screen: the caller skips its work until shown."""
+        assert isinstance(self, Widget)
+        self._dirty = not is_shown(self)
+        return self._dirty
+
+    def catch_up(self) -> None:
+        raise NotImplementedError
+
+    def on_show(self) -> None:
+        if self._dirty:
+            self.catch_up()
