@@ -100,8 +100,8 @@ def run_bench(args: argparse.Namespace) -> int:
             _emit(args, payload, recall.format_recall(report)
                   + f"\n{report.n} queries over {len(state.session_defs)} tools in {seconds:.2f} s")
         else:
-            report = recall.run_reach(state, args.profile)
-            _emit(args, report.as_json(), recall.format_reach(report))
+            reach = recall.run_reach(state, args.profile)
+            _emit(args, reach.as_json(), recall.format_reach(reach))
         return 0
     if args.bench == "attach":
         from .sources.bench_attach import run_attach_bench

@@ -379,7 +379,8 @@ class Bridge:
         if error is not None or name is None:
             raw_name = str(args.get("name") or "").strip()
             outcome = _resolve_outcome(raw_name, error)
-            shown = args.get("arguments") if isinstance(args.get("arguments"), Mapping) else {}
+            raw_args = args.get("arguments")
+            shown: Mapping[str, Any] = raw_args if isinstance(raw_args, Mapping) else {}
             return BridgeReply(tool_error(error or "tool_call could not be resolved"),
                                ActivityEvent("tool_call", raw_name or None, outcome, shown, 0.0))
         result, outcome = await self.run_underlying(name, arguments)

@@ -268,7 +268,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         raise CliError("tune needs at least one --set KEY=VALUE")
     before = build_state(args, [args.source], apply_set=False)
     after = before.with_config(**changes)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for label, state in (("before", before), ("after", after)):
         r = state.assembly
         rows.append({"tier": r.tier, "listing_form": r.listing_form,

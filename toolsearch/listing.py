@@ -43,10 +43,10 @@ def short_description(text: str | None, profile: str = "seed") -> str:
             collapsed = collapsed[: match.end()]
             break
     else:
-        match = _SEED_CUT.search(collapsed)
-        if match:
-            keep = match.group() == "."
-            collapsed = collapsed[: match.end() if keep else match.start()]
+        end = _SEED_CUT.search(collapsed)
+        if end:
+            keep = end.group() == "."
+            collapsed = collapsed[: end.end() if keep else end.start()]
     if len(collapsed) <= SHORT_DESC_MAX:
         return collapsed
     cut = collapsed[:SHORT_DESC_MAX]
@@ -151,7 +151,9 @@ class Listing:
         """Every group in one form (``full``, ``names`` or ``summary``), whether or not it fits."""
         if not self.groups and not self.unavailable:
             return None
-        return _join([(g.label, g.render(form)) for g in (*self.groups, *self.unavailable)])
+        blocks = [(g.label, g.render(form)) for g in self.groups]
+        blocks += [(u.label, u.render()) for u in self.unavailable]
+        return _join(blocks)
 
     def group(self, label: str) -> ListingGroup | None:
         return next((g for g in self.groups if g.label == label), None)

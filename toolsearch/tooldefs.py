@@ -29,6 +29,8 @@ class FrozenDict(dict):  # type: ignore[type-arg]
     """A dict that cannot be changed after construction (JSON-serialisable as a dict)."""
 
     __slots__ = ("_json", "_hash")
+    _json: str
+    _hash: int
 
     __setitem__ = __delitem__ = _immutable  # type: ignore[assignment]
     clear = pop = popitem = setdefault = update = _immutable  # type: ignore[assignment]
