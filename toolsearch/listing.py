@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from .classify import RegistryLike, as_registry, def_name
-from .tokens import CHARS_PER_TOKEN
+from .tokens import CHARS_PER_TOKEN, estimate_text_tokens
 from .tooldefs import ContentCache, content_key, def_description
 
 LISTING_HEADER = (
@@ -53,10 +53,6 @@ def short_description(text: str | None, profile: str = "seed") -> str:
     if " " in cut:
         cut = cut[: cut.rindex(" ")]
     return cut.rstrip(",;: ") + "\u2026"
-
-
-def estimate_listing_tokens(text: str | None) -> int:
-    return math.ceil(len(text or "") / CHARS_PER_TOKEN)
 
 
 @dataclass(frozen=True)
@@ -145,7 +141,7 @@ class Listing:
 
     @property
     def tokens(self) -> int:
-        return estimate_listing_tokens(self.text)
+        return estimate_text_tokens(self.text)
 
     def uniform(self, form: str) -> str | None:
         """Every group in one form (``full``, ``names`` or ``summary``), whether or not it fits."""

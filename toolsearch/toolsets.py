@@ -8,7 +8,7 @@ the attached toolsets into tool defs (in order) and the registry (name -> toolse
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
@@ -73,8 +73,6 @@ class Toolset:
             make_def(self.exposed_name(t), t.description, t.input_schema) for t in self.tools
         )
 
-    def with_status(self, status: ToolsetStatus, error: str = "") -> Toolset:
-        return replace(self, status=status, error=error)
 
 
 @dataclass(frozen=True)
@@ -137,8 +135,6 @@ class Workspace:
         return MappingProxyType(
             {ts.exposed_name(t): ts.name for ts in self.toolsets for t in ts.tools})
 
-    def toolset_of_def(self) -> dict[str, str]:
-        return dict(self.toolset_by_tool)
 
     @cached_property
     def def_by_name(self) -> Mapping[str, Mapping[str, Any]]:
@@ -149,8 +145,6 @@ class Workspace:
                 found.setdefault(d["function"]["name"], d)
         return MappingProxyType(found)
 
-    def merged_with(self, other: Workspace) -> Workspace:
-        return merge_workspaces((self, other))
 
 
 def merge_workspaces(parts: Sequence[Workspace]) -> Workspace:

@@ -6,17 +6,14 @@ Panes render these; nothing here touches a widget. Every signal carries a glyph 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from toolsearch.classify import Status, def_name
 from toolsearch.session import SessionState
 from toolsearch.tokens import (
-    CHARS_PER_TOKEN,
     estimate_tokens_from_schemas,
     exact_def_tokens,
-    schema_chars,
 )
 from toolsearch.toolsets import ToolsetStatus
 
@@ -50,10 +47,6 @@ def fmt(n: int | float | None) -> str:
     if n is None:
         return "\u2026"
     return f"{n:,}" if isinstance(n, int) else f"{n:,.1f}"
-
-
-def chars_to_tokens(chars: int) -> int:
-    return math.ceil(chars / CHARS_PER_TOKEN)
 
 
 defs_tokens = estimate_tokens_from_schemas
@@ -184,7 +177,7 @@ def _names_and_tokens(defs: tuple[Mapping[str, object], ...]) -> tuple[tuple[str
     cached = _named.get(id(defs))
     if cached is not None and cached[0] is defs:
         return cached[1]
-    pairs = tuple((def_name(d), chars_to_tokens(schema_chars(d))) for d in defs)
+    pairs = tuple((def_name(d), estimate_tokens_from_schemas((d,))) for d in defs)
     if len(_named) > 4096:
         _named.clear()
     _named[id(defs)] = (defs, pairs)
