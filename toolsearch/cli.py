@@ -362,7 +362,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Operator's workbench for progressive tool disclosure (Hermes tool search). "
                     "A SOURCE is a catalog file, a sample name (see `toolsearch samples`), a "
                     "Hermes config.yaml, a Claude Desktop / Cursor / VS Code MCP config, or a "
-                    "folder of tool dumps. With no command, opens the app on seed-demo.",
+                    "folder of tool dumps. With no command, opens the app on seed-demo; "
+                    "`toolsearch SOURCE...` opens it on those sources.",
     )
     parser.add_argument("--version", action="version", version=f"toolsearch {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
