@@ -11,6 +11,7 @@ from .classify import (
     BRIDGE_TOOL_NAMES,
     Classification,
     RegistryLike,
+    Status,
     as_registry,
     classify_tools,
     def_name,
@@ -81,13 +82,13 @@ def tier_for_form(form: str) -> int:
     return 1 if form in ("full", "names", "mixed") else 2
 
 
-def _without_bridges(tool_defs: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
-    """Strip incoming bridge defs; an unchanged tuple is returned as is (keeps its identity,
-    so content-keyed caches downstream recognise it)."""
-    names = [def_name(d) for d in tool_defs]
-    if isinstance(tool_defs, tuple) and not BRIDGE_TOOL_NAMES.intersection(names):
+def _without_bridges(tool_defs: Sequence[Mapping[str, Any]], split: Classification
+                     ) -> tuple[Mapping[str, Any], ...]:
+    """The incoming defs minus bridge defs (the ones classification dropped); an unchanged
+    tuple keeps its identity, so content-keyed caches downstream recognise it."""
+    if not split.dropped and isinstance(tool_defs, tuple):
         return tool_defs
-    return tuple(d for d, n in zip(tool_defs, names, strict=True) if n not in BRIDGE_TOOL_NAMES)
+    return tuple(d for d in tool_defs if def_name(d) not in BRIDGE_TOOL_NAMES)
 
 
 _estimate_cache: ContentCache[int] = ContentCache(16)
@@ -121,11 +122,13 @@ class AssemblyResult:
 
     @property
     def visible_names(self) -> tuple[str, ...]:
-        return tuple(def_name(d) for d in (self.classification.visible if self.classification else ()))
+        split = self.classification
+        return split.names(Status.VISIBLE) if split else ()
 
     @property
     def deferred_names(self) -> tuple[str, ...]:
-        return tuple(def_name(d) for d in (self.classification.deferrable if self.classification else ()))
+        split = self.classification
+        return split.names(Status.DEFERRED) if split else ()
 
     @property
     def bridge_defs(self) -> tuple[Mapping[str, Any], ...]:
@@ -150,8 +153,9 @@ def assemble_tool_defs(
     """
     config = config or ToolSearchConfig()
     reg = as_registry(registry)
-    incoming = _without_bridges(tool_defs)
-    split = classify_tools(incoming, reg, config.effective_defer_tools, profile=config.profile)
+    # classification drops incoming bridge defs, so it runs on the defs as given
+    split = classify_tools(tool_defs, reg, config.effective_defer_tools, profile=config.profile)
+    incoming = _without_bridges(tool_defs, split)
     budget = budget_breakdown(config, context_length)
     if not split.deferrable:
         return AssemblyResult(incoming, False, classification=split, config=config, budget=budget)

@@ -68,11 +68,11 @@ def _real_dir(args: argparse.Namespace) -> Path | None:
 def run_bench(args: argparse.Namespace) -> int:
     quiet = (lambda _line: None) if args.json else print
     if args.bench == "speed":
-        from .bench_speed import run_speed
+        from .bench_speed import measure_tuning, run_speed
         from .sources.catalog_file import load_dump_dir
 
         real_dir = _real_dir(args)
-        real = None
+        real = ws = None
         if real_dir is not None and real_dir.is_dir():
             ws = load_dump_dir(real_dir)
             real = (ws.tool_defs(), ws.registry())
@@ -82,7 +82,12 @@ def run_bench(args: argparse.Namespace) -> int:
             sizes = [int(n) for n in args.sizes.split(",") if n.strip()]
         except ValueError:
             raise ValueError(f"--sizes takes whole numbers, got {args.sizes!r}") from None
-        _emit(args, run_speed(real, quiet, sizes=sizes))
+        results = run_speed(real, quiet, sizes=sizes)
+        if ws is not None:
+            results["real"]["session_tuning_change_ms"] = measure_tuning(ws)
+            quiet(f"real session: tuning change (new state: assembly + server rows) median "
+                  f"{results['real']['session_tuning_change_ms']:.2f} ms")
+        _emit(args, results)
         return 0
     if args.bench in ("recall", "reach"):
         from . import recall

@@ -15,7 +15,9 @@ from .caches import clear_caches
 from .catalog import build_catalog, tokenize
 from .classify import Registry, def_name
 from .config import ToolSearchConfig
+from .session import SessionState
 from .tooldefs import def_description, freeze, make_def, thaw
+from .toolsets import Workspace
 
 _VERBS = ("list get create update delete search export import sync archive restore rotate "
           "enable disable describe start stop run cancel approve merge").split()
@@ -93,6 +95,21 @@ def measure(defs: Sequence[Mapping[str, Any]], registry: Registry, *, queries: i
         "assemble_new_defs_ms": round(_median_ms(cold), 1),
         "assemble_changed_config_ms": round(_median_ms(warm), 2),
     }
+
+
+def measure_tuning(workspace: Workspace, changes: int = 100) -> float:
+    """Median ms for what a tuning keystroke costs the app's state: a new session state with
+    one changed key, its assembly and its server rows."""
+    state = SessionState.from_workspace(workspace)
+    assert state.assembly is not None  # warm the caches
+    samples = []
+    for i in range(changes):
+        t0 = time.perf_counter()
+        changed = state.with_config(listing_max_tokens=1000 + 50 * i)
+        assert changed.assembly is not None
+        changed.rows()
+        samples.append(time.perf_counter() - t0)
+    return round(_median_ms(samples), 3)
 
 
 def run_speed(real: tuple[Sequence[Mapping[str, Any]], Registry] | None,

@@ -253,6 +253,15 @@ class Classification:
         """One :class:`Decision` per input def, in input order."""
         return tuple(Decision(*r) for r in self.rules)
 
+    def names(self, status: Status) -> tuple[str, ...]:
+        """Names with ``status`` in input order (memoised: a classification never changes)."""
+        memo = self.__dict__.setdefault("_names", {})
+        found = memo.get(status)
+        if found is None:
+            found = memo[status] = tuple(name for name, s, _rule, _ts in self.rules
+                                         if s is status)
+        return found
+
     def __iter__(self) -> Iterator[tuple[dict[str, Any], ...]]:
         """Allows ``visible, deferrable = classify_tools(...)``."""
         return iter((self.visible, self.deferrable))

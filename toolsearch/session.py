@@ -92,10 +92,7 @@ class SessionState:
     @cached_property
     def session_defs(self) -> tuple[Mapping[str, Any], ...]:
         """Defs of attached toolsets inside the scope: what the session's model works with."""
-        return tuple(
-            d for ts in self.workspace.attached(self.detached) if self.in_scope(ts.name)
-            for d in ts.defs
-        )
+        return self.workspace.scoped_defs(self.detached, self.scope)
 
     @cached_property
     def unavailable(self) -> tuple[Unavailable, ...]:
@@ -146,7 +143,7 @@ class SessionState:
             else:
                 form = "eager"
             rows.append(ToolsetRow(ts, attached, self.in_scope(ts.name), len(ts.tools),
-                                   estimate_tokens_from_schemas(ts.defs), form))
+                                   ts.schema_tokens, form))
         return tuple(rows)
 
     def deferred_tokens_exact(self) -> int:

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .classify import Registry
+from .tokens import estimate_tokens_from_schemas
 from .tooldefs import EMPTY_SCHEMA, FrozenDict, freeze, make_def, mcp_tool_name, mcp_toolset
 
 KINDS: tuple[str, ...] = ("core", "mcp", "plugin", "direct", "unregistered")
@@ -63,6 +64,11 @@ class Toolset:
         tid = self.toolset_id
         return tid[4:] if tid.startswith("mcp-") else tid
 
+    @cached_property
+    def schema_tokens(self) -> int:
+        """Hermes' estimate over this toolset's defs (computed once per toolset)."""
+        return estimate_tokens_from_schemas(self.defs)
+
     def exposed_name(self, tool: ToolSpec) -> str:
         return mcp_tool_name(self.name, tool.name) if self.kind == "mcp" else tool.name
 
@@ -93,6 +99,23 @@ class Workspace:
     def attached(self, detached: Iterable[str] = ()) -> tuple[Toolset, ...]:
         gone = frozenset(detached)
         return tuple(t for t in self.toolsets if t.name not in gone)
+
+    def scoped_defs(self, detached: Iterable[str] = (),
+                    scope: Iterable[str] | None = None) -> tuple[FrozenDict, ...]:
+        """Defs of attached toolsets inside ``scope`` (None: all), memoised per (detached,
+        scope): every session state with the same attachment gets the *same* tuple, so the
+        engine's identity memo and content caches recognise it after a config change."""
+        key = (frozenset(detached), None if scope is None else frozenset(scope))
+        memo = self.__dict__.setdefault("_defs_memo", {})
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 32:
+                memo.clear()
+            found = memo[key] = tuple(
+                d for ts in self.attached(key[0]) if key[1] is None or ts.name in key[1]
+                for d in ts.defs
+            )
+        return found
 
     def tool_defs(self, detached: Iterable[str] = ()) -> tuple[FrozenDict, ...]:
         """Defs of every attached toolset, in toolset order then tool order."""
