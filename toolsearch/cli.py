@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .classify import PROFILES
 from .config import CONFIG_KEYS, parse_assignment
+from .profiles import PROFILE_NAMES, get_profile
 from .session import SessionState
 from .toolsets import Workspace
 
@@ -107,7 +107,7 @@ def assemble_json(state: SessionState) -> dict[str, Any]:
         "budget": budget.budget if budget else None,
         "budget_binding": budget.binding if budget else None,
         "context_length": state.context_length,
-        "profile": state.config.profile,
+        "profile": state.config.profile.name,
         "config": state.config.to_raw(),
         "deferred_count": result.deferred_count,
         "deferred_tokens": result.deferred_tokens,
@@ -159,7 +159,7 @@ def search_json(state: SessionState, query: str, limit: int) -> dict[str, Any]:
     hits, total = bridge.search_hits(query, limit)
     return {
         "query": query,
-        "profile": state.config.profile,
+        "profile": state.config.profile.name,
         "total_available": total,
         "matches": [
             {"name": h.entry.name, "score": _score(h.score), "exact": h.exact,
@@ -189,10 +189,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         if terms and not m["fallback"]:
             print(f"            {terms}")
     if not matches:
-        print("  no match: no query token occurs in any deferred tool and no tool name contains "
-              "the query" if state.config.profile == "seed" else
-              "  no match: the rarest query token occurs in no tool, or the relevance floor "
-              "was not met")
+        print(f"  {state.config.profile.retrieval.no_match_note}")
     return 0
 
 
@@ -339,8 +336,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool = False) -> None:
-    p.add_argument("--profile", choices=PROFILES, default="seed",
-                   help="seed (default: the seed documents' Hermes) or latest (G3 retrieval)")
+    p.add_argument("--profile", choices=PROFILE_NAMES, default=PROFILE_NAMES[0],
+                   help="; ".join(f"{n}: {get_profile(n).summary}" for n in PROFILE_NAMES)
+                   + " (default: %(default)s)")
     p.add_argument("--context", type=int, default=None, metavar="N",
                    help="context length in tokens (default: the catalog's, else 200000)")
     p.add_argument("--timeout", type=float, default=15.0, metavar="S",

@@ -8,7 +8,8 @@ engine's content-keyed caches make unchanged inputs cheap.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -18,6 +19,7 @@ from .bridge import Bridge, DryRunExecutor, Executor
 from .classify import Registry, Rule, Status, decide, def_name
 from .config import ToolSearchConfig
 from .listing import Unavailable
+from .profile import ProfileLike
 from .tokens import estimate_tokens_from_schemas, exact_def_tokens, exact_tokens_from_schemas
 from .toolsets import Toolset, ToolsetStatus, Workspace
 
@@ -71,7 +73,7 @@ class SessionState:
     """Toolset names the session may use; None means every attached toolset."""
 
     @classmethod
-    def from_workspace(cls, workspace: Workspace, *, profile: str = "seed",
+    def from_workspace(cls, workspace: Workspace, *, profile: ProfileLike = "seed",
                        context_length: int | None = None,
                        overrides: Mapping[str, Any] | None = None) -> SessionState:
         raw = dict(workspace.tool_search or {})
@@ -109,9 +111,11 @@ class SessionState:
                                   context_length=self.context_length, config=self.config,
                                   unavailable=self.unavailable)
 
-    def bridge(self, executor: Executor | None = None) -> Bridge:
+    def bridge(self, executor: Executor | None = None,
+               clock: Callable[[], float] = time.perf_counter) -> Bridge:
+        """The session's bridge (the only one: the CLI, the app and the gateway use it)."""
         return Bridge.create(self.session_defs, self.registry, self.config,
-                             executor or DryRunExecutor(), unavailable=self.unavailable)
+                             executor or DryRunExecutor(), clock, unavailable=self.unavailable)
 
     @property
     def toolset_of(self) -> Mapping[str, str]:
@@ -192,7 +196,7 @@ class SessionState:
     def with_config(self, **changes: Any) -> SessionState:
         return replace(self, config=self.config.with_values(**changes))
 
-    def with_profile(self, profile: str) -> SessionState:
+    def with_profile(self, profile: ProfileLike) -> SessionState:
         return replace(self, config=self.config.with_profile(profile))
 
     def with_context(self, context_length: int | None) -> SessionState:
