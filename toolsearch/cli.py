@@ -72,19 +72,27 @@ def build_state(args: argparse.Namespace, specs: Sequence[str], *,
         workspace, profile=args.profile, context_length=args.context,
         overrides=_overrides(getattr(args, "set", None)) if apply_set else None,
     )
-    known = {t.name for t in workspace.toolsets}
-    for name in _split_csv(getattr(args, "detach", None)) or ():
-        if name not in known:
-            raise CliError(f"--detach: no toolset named {name!r} (have: {', '.join(sorted(known))})")
+    for name in _toolsets(workspace, "--detach", getattr(args, "detach", None)) or ():
         state = state.toggled(name)
-    scope = _split_csv(getattr(args, "scope", None))
+    scope = _toolsets(workspace, "--scope", getattr(args, "scope", None))
     if scope is not None:
-        unknown = [s for s in scope if s not in known]
-        if unknown:
-            raise CliError(f"--scope: no toolset named {unknown[0]!r} "
-                           f"(have: {', '.join(sorted(known))})")
         state = state.with_scope(scope)
     return state
+
+
+def _toolsets(workspace: Workspace, option: str, value: str | None) -> list[str] | None:
+    """Toolsets named by registry name (``mcp-docs``) or bare server name (``docs``)."""
+    names = _split_csv(value)
+    if names is None:
+        return None
+    found = []
+    for name in names:
+        toolset = workspace.resolve_toolset(name)
+        if toolset is None:
+            raise CliError(f"{option}: no toolset named {name!r} "
+                           f"(have: {', '.join(workspace.toolset_ids())})")
+        found.append(toolset.name)
+    return found
 
 
 def _score(value: float) -> float | None:
@@ -118,7 +126,7 @@ def assemble_json(state: SessionState) -> dict[str, Any]:
         "listing_tokens": result.listing.tokens if result.listing else 0,
         "log_line": result.log_line,
         "toolsets": [
-            {"name": row.name, "kind": row.toolset.kind, "status": row.toolset.status.value,
+            {"name": row.toolset_id, "kind": row.toolset.kind, "status": row.toolset.status.value,
              "error": row.toolset.error or None, "tools": row.tool_count,
              "schema_tokens": row.tokens, "listing_form": row.listing_form,
              "attached": row.attached, "in_scope": row.in_scope}
@@ -136,7 +144,7 @@ def cmd_assemble(args: argparse.Namespace) -> int:
     result = state.assembly
     for row in state.rows():
         status = row.toolset.status.value + (f" ({row.toolset.error})" if row.toolset.error else "")
-        print(f"{row.name:<24} {row.toolset.kind:<12} {status:<12} {row.tool_count:>5} tools "
+        print(f"{row.toolset_id:<24} {row.toolset.kind:<12} {status:<12} {row.tool_count:>5} tools "
               f"{row.tokens:>8} tokens  listing {row.listing_form}")
     print()
     if result.log_line:
@@ -348,8 +356,10 @@ def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool =
                        help="override a tools.tool_search key, e.g. threshold_pct=10 "
                             f"(keys: {', '.join(CONFIG_KEYS)})")
         p.add_argument("--scope", metavar="TOOLSET,...",
-                       help="restrict the session scope to these toolsets")
-        p.add_argument("--detach", metavar="TOOLSET,...", help="detach these toolsets")
+                       help="restrict the session scope to these toolsets (registry names "
+                            "such as mcp-docs; a bare server name is an alias)")
+        p.add_argument("--detach", metavar="TOOLSET,...",
+                       help="detach these toolsets (same names as --scope)")
     if json_out:
         p.add_argument("--json", action="store_true", help="print one JSON object")
 

@@ -60,7 +60,13 @@ class ToolsetRow:
 
     @property
     def name(self) -> str:
+        """The source's name (what attachment and scope are keyed on)."""
         return self.toolset.name
+
+    @property
+    def toolset_id(self) -> str:
+        """The registry name (``mcp-<server>``): how every output names a toolset."""
+        return self.toolset.toolset_id
 
 
 @dataclass(frozen=True)
@@ -175,8 +181,8 @@ class SessionState:
             else:
                 why = (f"'{name}' belongs to '{toolset_name}', which is outside this "
                        "session's scope; the bridge will not reach it.")
-            return Explanation(name, "unknown", Rule.NOT_IN_DEFS.value, why, toolset_name,
-                               tokens, exact, None)
+            return Explanation(name, "unknown", Rule.NOT_IN_DEFS.value, why,
+                               self._toolset_id(toolset_name), tokens, exact, None)
         decision = decide(name, self.registry, defer_tools=self.config.effective_defer_tools,
                           profile=self.config.profile)
         status = decision.status.value
@@ -189,7 +195,12 @@ class SessionState:
         elif decision.status is Status.DEFERRED and self.assembly.listing is not None:
             line = self.assembly.listing.line_for(name)
         return Explanation(name, status, decision.rule.value, reason,
-                           decision.toolset or toolset_name, tokens, exact, line)
+                           decision.toolset or self._toolset_id(toolset_name), tokens, exact,
+                           line)
+
+    def _toolset_id(self, toolset_name: str | None) -> str | None:
+        found = self.workspace.toolset(toolset_name) if toolset_name is not None else None
+        return found.toolset_id if found is not None else toolset_name
 
     # -- changes -------------------------------------------------------------------------
 
