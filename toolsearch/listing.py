@@ -19,7 +19,7 @@ from .caches import register_cache_fn
 from .classify import RegistryLike, as_registry, def_name
 from .profile import Profile, ProfileLike, as_profile
 from .tokens import CHARS_PER_TOKEN, estimate_text_tokens
-from .tooldefs import ContentCache, content_key, def_description
+from .tooldefs import ContentCache, content_key, def_description, def_pass
 
 LISTING_HEADER = (
     "Deferred tool catalog (call schemas via `tool_describe`, invoke via `tool_call`):"
@@ -232,8 +232,10 @@ def build_listing(
     reg = as_registry(registry)
     rules = as_profile(profile)
     rows = tuple(sorted(unavailable, key=lambda u: u.name)) if rules.lists_unavailable else ()
-    key = content_key(defs, rules.name, reg.fingerprint, max_tokens, rows)
-    return _listing_cache.get_or_make(key, lambda: _choose(defs, reg, max_tokens, rules, rows))
+    with def_pass():
+        key = content_key(defs, rules.name, reg.fingerprint, max_tokens, rows)
+        return _listing_cache.get_or_make(key,
+                                          lambda: _choose(defs, reg, max_tokens, rules, rows))
 
 
 def _choose(
