@@ -40,7 +40,7 @@ def short_description(text: str | None, profile: ProfileLike = "seed") -> str:
 @lru_cache(maxsize=65536)
 def seed_short_description(text: str) -> str:
     """G1: cut at the first ``.!?`` or newline (a period is kept), then at 60 characters."""
-    collapsed = " ".join((text or "").split())
+    collapsed = _collapsed_head(text or "")
     if not collapsed:
         return ""
     end = _SEED_CUT.search(collapsed)
@@ -54,7 +54,7 @@ def seed_short_description(text: str) -> str:
 @lru_cache(maxsize=65536)
 def sentence_short_description(text: str) -> str:
     """G3: the first sentence end followed by whitespace (not after e.g / i.e / etc)."""
-    collapsed = " ".join((text or "").split())
+    collapsed = _collapsed_head(text or "")
     if not collapsed:
         return ""
     for match in _LATEST_END.finditer(collapsed):
@@ -64,6 +64,19 @@ def sentence_short_description(text: str) -> str:
         collapsed = collapsed[: match.end()]
         break
     return _clip_short(collapsed)
+
+
+_HEAD = 4 * SHORT_DESC_MAX
+
+
+def _collapsed_head(text: str) -> str:
+    """The whitespace-collapsed text, or only its head when that already runs past the 60
+    characters a short description can keep (nothing after them changes the result)."""
+    if len(text) > _HEAD:
+        head = " ".join(text[:_HEAD].split())
+        if len(head) > SHORT_DESC_MAX + 1:
+            return head
+    return " ".join(text.split())
 
 
 def _clip_short(collapsed: str) -> str:
@@ -201,16 +214,25 @@ def _group(
     defs: Sequence[Mapping[str, Any]], reg: Any, profile: Profile
 ) -> tuple[ListingGroup, ...]:
     grouped: dict[str, list[tuple[str, str]]] = {}
+    labels: dict[str | None, list[tuple[str, str]]] = {}
+    shorten = profile.short_description
+    toolset_of = reg.toolset_of
     for tool_def in defs:
         name = def_name(tool_def)
         if not name:
             continue
-        toolset = reg.toolset_of(name)
-        label = "other" if toolset is None else (toolset[4:] if toolset.startswith("mcp-") else toolset)
-        grouped.setdefault(label, []).append(
-            (name, profile.short_description(def_description(tool_def)))
-        )
+        toolset = toolset_of(name)
+        members = labels.get(toolset)
+        if members is None:
+            label = "other" if toolset is None else source_label(toolset)
+            members = labels[toolset] = grouped.setdefault(label, [])
+        members.append((name, shorten(def_description(tool_def))))
     return tuple(ListingGroup(label, tuple(sorted(grouped[label]))) for label in sorted(grouped))
+
+
+def source_label(toolset: str) -> str:
+    """A registry toolset as the listing labels it (``mcp-`` removed)."""
+    return toolset[4:] if toolset.startswith("mcp-") else toolset
 
 
 def _fits(chars: int, max_tokens: int) -> bool:
