@@ -52,10 +52,6 @@ class Budget:
             return "both"
         return "cap" if self.cap < self.percent_leg else "percent"
 
-    @property
-    def percent_from_context(self) -> bool:
-        return bool(self.context_length and self.context_length > 0)
-
 
 def budget_breakdown(config: ToolSearchConfig, context_length: int | None) -> Budget:
     if context_length and context_length > 0:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-import math
 import re
 import threading
 from collections import OrderedDict
@@ -83,14 +82,6 @@ def thaw(value: Any) -> Any:
 
 #: One shared encoder: ``json.dumps`` with non-default options builds a new one per call.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
-def _float_text(value: float) -> str:
-    if value != value:
-        return "NaN"
-    if value in (math.inf, -math.inf):
-        return "Infinity" if value > 0 else "-Infinity"
-    return float.__repr__(value)
 
 
 def _unserialisable(value: Any) -> Any:

@@ -240,7 +240,3 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
     def action_reset(self) -> None:
         self._raw.clear()
         self.post_message(self.ResetRequested(self))
-
-    def set_field(self, key: str, value: str) -> None:
-        """Type *value* into a number field (as the operator would)."""
-        self.query_one(f"#tune-{key}", Input).value = value
