@@ -280,7 +280,7 @@ class Classification:
 
     def names(self, status: Status) -> tuple[str, ...]:
         """Names with ``status`` in input order (memoised: a classification never changes)."""
-        memo = self.__dict__.setdefault("_names", {})
+        memo: dict[Status, tuple[str, ...]] = self.__dict__.setdefault("_names", {})
         found = memo.get(status)
         if found is None:
             found = memo[status] = tuple(name for name, s, _rule, _ts in self.rules
@@ -315,7 +315,7 @@ def _classify(
 ) -> Classification:
     buckets: dict[Status, list[Any]] = {Status.VISIBLE: [], Status.DEFERRED: [],
                                         Status.DROPPED: []}
-    rules = []
+    rules: list[tuple[str, Status, Rule, str | None]] = []
     rule_of = _rules(reg, defer, profile)
     add_rule = rules.append
     for tool_def in defs:

@@ -107,7 +107,7 @@ class ListingGroup:
 
     def render(self, form: str) -> str:
         """This group's block in ``full``, ``names`` or ``summary`` form (memoised)."""
-        cache = self.__dict__.setdefault("_render_cache", {})
+        cache: dict[str, str] = self.__dict__.setdefault("_render_cache", {})
         text = cache.get(form)
         if text is None:
             text = cache[form] = self._render(form)

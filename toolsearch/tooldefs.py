@@ -38,9 +38,9 @@ class FrozenDict(dict):  # type: ignore[type-arg]
     _json: str
     _hash: int
 
-    __setitem__ = __delitem__ = _immutable  # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _immutable  # type: ignore[assignment]
-    __ior__ = _immutable  # type: ignore[assignment]
+    __setitem__ = __delitem__ = _immutable
+    clear = pop = popitem = setdefault = update = _immutable
+    __ior__ = _immutable
 
     def __hash__(self) -> int:  # type: ignore[override]
         try:
@@ -71,6 +71,13 @@ def freeze(value: Any) -> Any:
     return value
 
 
+def freeze_def(value: Mapping[str, Any]) -> FrozenDict:
+    """:func:`freeze` of a mapping, typed."""
+    frozen = freeze(value)
+    assert isinstance(frozen, FrozenDict)
+    return frozen
+
+
 def thaw(value: Any) -> Any:
     """Plain, mutable JSON-like copy (dicts and lists)."""
     if isinstance(value, Mapping):
@@ -88,7 +95,7 @@ def _unserialisable(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-_c_encode = json_encoder.c_make_encoder
+_c_encode = getattr(json_encoder, "c_make_encoder", None)
 _FAST = None if _c_encode is None else _c_encode(
     None, _unserialisable, json_encoder.encode_basestring, None, ":", ",", False, False, True)
 
@@ -241,7 +248,7 @@ def _verified_json(value: dict[str, Any]) -> str:
 def make_def(name: str, description: str = "", parameters: Any = None) -> FrozenDict:
     """A frozen OpenAI function def."""
     params = parameters if isinstance(parameters, Mapping) else EMPTY_SCHEMA
-    return freeze(
+    return freeze_def(
         {
             "type": "function",
             "function": {"name": name, "description": description, "parameters": params},
