@@ -306,7 +306,10 @@ def classify_tools(
     with def_pass():
         key = content_key(defs, rules.name, reg.fingerprint, defer)
         split = _classify_cache.get_or_make(key, lambda: _classify(defs, reg, defer, rules))
-    return split if split.made_from(defs) else split.for_defs(defs)
+    if not split.made_from(defs):
+        split = split.for_defs(defs)  # equal content, other objects: these from now on
+        _classify_cache.put(key, split)
+    return split
 
 
 def _classify(

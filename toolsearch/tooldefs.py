@@ -372,12 +372,16 @@ def _pass_json(defs: Sequence[Any], current: _Pass) -> tuple[str, ...]:
 
 
 class ContentCache(Generic[T]):
-    """A small thread-safe LRU keyed on content keys (see :func:`content_key`)."""
+    """A small thread-safe LRU keyed on content keys (see :func:`content_key`).
+
+    A hit through an equal key made of other objects re-files the entry under the new key,
+    so the next lookup compares by identity instead of by content.
+    """
 
     def __init__(self, size: int, name: str = "") -> None:
         """``name``: register the cache so that ``clear_caches()`` empties it."""
         self._size = size
-        self._items: OrderedDict[tuple[Any, ...], T] = OrderedDict()
+        self._items: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], T]] = OrderedDict()
         self._lock = threading.Lock()
         if name:
             register_cache(name, self)
@@ -386,15 +390,23 @@ class ContentCache(Generic[T]):
         if key is None:
             return make()
         with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
+            found = self._items.pop(key, None)
+            if found is not None:
+                self._items[key] = (key, found[1])  # most recent, filed under this key
+                return found[1]
         value = make()
+        self.put(key, value)
+        return value
+
+    def put(self, key: tuple[Any, ...] | None, value: T) -> None:
+        """File ``value`` under ``key`` (replacing an equal key's entry)."""
+        if key is None:
+            return
         with self._lock:
-            self._items[key] = value
+            self._items.pop(key, None)
+            self._items[key] = (key, value)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
-        return value
 
     def clear(self) -> None:
         with self._lock:
