@@ -149,6 +149,27 @@ def test_errors_are_one_line(catalog: Path, args: list[str], needle: str) -> Non
     assert len(lines) == 1 and needle in lines[0] and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("scope", ["hermes-core,mcp-github", "hermes-core,github"])
+def test_scope_takes_registry_names_and_bare_server_names(catalog: Path, scope: str) -> None:
+    """Toolsets are named by their registry name everywhere (``mcp-github``, as ``explain``
+    and search's ``source_name`` report them); the bare server name is an alias."""
+    data = json.loads(run("assemble", str(catalog), "--scope", scope, "--json").stdout)
+    rows = {row["name"]: row["in_scope"] for row in data["toolsets"]}
+    assert rows == {"hermes-core": True, "mcp-github": True, "mcp-calendar": False}
+    explained = json.loads(run("explain", str(catalog), "mcp__github__create_issue",
+                               "--json").stdout)
+    assert explained["toolset"] == "mcp-github"
+    out_of_scope = json.loads(run("explain", str(catalog), "mcp__calendar__create_event",
+                                  "--scope", scope, "--json", check=False).stdout)
+    assert out_of_scope["toolset"] == "mcp-calendar"
+
+
+def test_unknown_toolset_error_lists_registry_names(catalog: Path) -> None:
+    proc = run("assemble", str(catalog), "--detach", "nope", check=False)
+    assert proc.stderr.strip() == ("toolsearch: error: --detach: no toolset named 'nope' "
+                                   "(have: hermes-core, mcp-calendar, mcp-github)")
+
+
 def test_malformed_entry_warns_and_continues(tmp_path: Path) -> None:
     bad = dict(CATALOG)
     bad["toolsets"] = [*CATALOG["toolsets"],
@@ -220,3 +241,18 @@ def test_bench_speed_prints_figures(tmp_path: Path) -> None:
     assert set(data) == {"generated-50", "generated-120"}
     for figures in data.values():
         assert figures["search_median_ms"] > 0 and figures["assemble_new_defs_ms"] > 0
+
+
+def test_bench_needs_the_checkouts_benchmarks(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Benchmarks are not shipped: an installed package says so in one line."""
+    from toolsearch import bench_cli
+    from toolsearch.cli import main
+
+    monkeypatch.setattr(bench_cli, "CHECKOUT", tmp_path)
+    for kind in ("speed", "attach", "tui"):
+        assert main(["bench", kind]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == [f"toolsearch: error: bench {kind} runs from a source checkout (its "
+                       "benchmarks/ folder is not installed with the package)"]

@@ -6,14 +6,16 @@ of tool name -> toolset); there is no process-global state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import operator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property, lru_cache
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from .tooldefs import ContentCache, content_key
+from .profile import Profile, ProfileLike, as_profile
+from .tooldefs import ContentCache, content_key, def_pass
 
 BRIDGE_TOOL_NAMES: frozenset[str] = frozenset({"tool_search", "tool_describe", "tool_call"})
 
@@ -50,14 +52,9 @@ DIRECT_SURFACE_TOOLSETS: frozenset[str] = frozenset({"desktop_ui", "project", "s
 SEED_DIRECT_SURFACE_TOOLSETS: frozenset[str] = frozenset({"desktop_ui", "project"})
 
 
-@lru_cache(maxsize=4)
-def default_core(profile: str = "seed") -> frozenset[str]:
+def default_core(profile: ProfileLike = "seed") -> frozenset[str]:
     """The core tool set a profile uses when no catalog overrides it."""
-    if profile == "latest":
-        return HERMES_CORE_TOOLS
-    return HERMES_CORE_TOOLS | SEED_ERA_CORE_ALIASES
-
-PROFILES: tuple[str, ...] = ("seed", "latest")
+    return as_profile(profile).core_tools
 
 
 @dataclass(frozen=True)
@@ -66,7 +63,7 @@ class Registry:
 
     toolsets: Mapping[str, str] = field(default_factory=dict)
     core: frozenset[str] | None = None
-    """Replaces the profile's default core set (:func:`default_core`) when given."""
+    """Replaces the profile's default core set (``Profile.core_tools``) when given."""
     extra_core: frozenset[str] = frozenset()
     """Added to the core set (tools of ``kind: core`` toolsets)."""
 
@@ -76,12 +73,13 @@ class Registry:
             object.__setattr__(self, "core", frozenset(self.core))
         object.__setattr__(self, "extra_core", frozenset(self.extra_core))
 
-    def core_for(self, profile: str = "seed") -> frozenset[str]:
+    def core_for(self, profile: ProfileLike = "seed") -> frozenset[str]:
+        rules = as_profile(profile)
         cache = self.__dict__.setdefault("_core_cache", {})
-        found = cache.get(profile)
+        found: frozenset[str] | None = cache.get(rules.name)
         if found is None:
-            base = self.core if self.core is not None else default_core(profile)
-            found = cache[profile] = base | self.extra_core if self.extra_core else base
+            base = self.core if self.core is not None else rules.core_tools
+            found = cache[rules.name] = base | self.extra_core if self.extra_core else base
         return found
 
     @cached_property
@@ -188,27 +186,37 @@ def def_name(tool_def: Any) -> str:
     return ""
 
 
-def _rule(
-    name: str, reg: Registry, defer: frozenset[str] | None, profile: str
-) -> tuple[Status, Rule, str | None]:
-    """The deciding rule for one name, in REFERENCE §1 order (hot path: plain tuples)."""
-    if not name:
-        return Status.VISIBLE, Rule.NAMELESS, None
-    if name in BRIDGE_TOOL_NAMES:
-        return Status.DROPPED, Rule.BRIDGE, None
-    toolset = reg.toolset_of(name)
-    latest = profile == "latest"
-    if latest and defer is not None and name in defer:
-        return Status.DEFERRED, Rule.DEFER_LIST, toolset
-    if name in reg.core_for(profile):
-        return Status.VISIBLE, Rule.CORE, toolset
-    if toolset is None:
-        return Status.VISIBLE, Rule.UNREGISTERED, None
-    if toolset.startswith("mcp-"):
-        return Status.DEFERRED, Rule.MCP, toolset
-    if toolset in (DIRECT_SURFACE_TOOLSETS if latest else SEED_DIRECT_SURFACE_TOOLSETS):
-        return Status.VISIBLE, Rule.DIRECT_SURFACE, toolset
-    return Status.DEFERRED, Rule.PLUGIN, toolset
+def _rules(
+    reg: Registry, defer: frozenset[str] | None, profile: Profile
+) -> Callable[[str], tuple[Status, Rule, str | None]]:
+    """The deciding rule for a name, in REFERENCE §1 order, with the registry, defer list
+    and profile fixed (hot path: plain tuples, lookups hoisted)."""
+    core = reg.core_for(profile)
+    direct = profile.direct_surface_toolsets
+    deferred_first = defer if profile.has_defer_list and defer is not None else frozenset()
+    entries = reg.toolsets
+
+    def rule(name: str) -> tuple[Status, Rule, str | None]:
+        if not name:
+            return Status.VISIBLE, Rule.NAMELESS, None
+        if name in BRIDGE_TOOL_NAMES:
+            return Status.DROPPED, Rule.BRIDGE, None
+        toolset = entries.get(name)
+        if not (isinstance(toolset, str) and toolset):
+            toolset = None
+        if name in deferred_first:
+            return Status.DEFERRED, Rule.DEFER_LIST, toolset
+        if name in core:
+            return Status.VISIBLE, Rule.CORE, toolset
+        if toolset is None:
+            return Status.VISIBLE, Rule.UNREGISTERED, None
+        if toolset.startswith("mcp-"):
+            return Status.DEFERRED, Rule.MCP, toolset
+        if toolset in direct:
+            return Status.VISIBLE, Rule.DIRECT_SURFACE, toolset
+        return Status.DEFERRED, Rule.PLUGIN, toolset
+
+    return rule
 
 
 def decide(
@@ -216,16 +224,16 @@ def decide(
     registry: RegistryLike | None,
     *,
     defer_tools: Iterable[str] | None = None,
-    profile: str = "seed",
+    profile: ProfileLike = "seed",
 ) -> Decision:
     """Apply the deferral rules to one name and say which rule fired.
 
-    ``profile="seed"`` is REFERENCE §1's G1 order (plus the seed article's desktop_ui/project
-    surfaces) and ignores ``defer_tools``; ``profile="latest"`` is the G3 order (defer list
-    first, then core, registry, mcp-, direct surfaces incl. ``setup``, plugin).
+    A profile without a defer list (``seed``: REFERENCE §1's G1 order plus the seed article's
+    desktop_ui/project surfaces) ignores ``defer_tools``; one with it (``latest``: the G3
+    order) checks the list first, then core, registry, mcp-, direct surfaces, plugin.
     """
     defer = frozenset(defer_tools) if defer_tools is not None else None
-    status, rule, toolset = _rule(name, as_registry(registry), defer, profile)
+    status, rule, toolset = _rules(as_registry(registry), defer, as_profile(profile))(name)
     return Decision(name, status, rule, toolset)
 
 
@@ -234,7 +242,7 @@ def is_deferrable_tool_name(
     registry: RegistryLike | None,
     defer_tools: Iterable[str] | None = None,
     *,
-    profile: str = "seed",
+    profile: ProfileLike = "seed",
 ) -> bool:
     return decide(name, registry, defer_tools=defer_tools, profile=profile).deferrable
 
@@ -247,6 +255,23 @@ class Classification:
     deferrable: tuple[dict[str, Any], ...]
     dropped: tuple[dict[str, Any], ...]
     rules: tuple[tuple[str, Status, Rule, str | None], ...] = field(default=(), repr=False)
+    inputs: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    """The defs it was made from (input order): a cached result is reused as is only for
+    the very same objects; equal content in other objects gets :meth:`for_defs`."""
+
+    def made_from(self, defs: Sequence[Any]) -> bool:
+        inputs = self.inputs
+        return inputs is defs or (len(inputs) == len(defs)
+                                  and all(map(operator.is_, inputs, defs)))
+
+    def for_defs(self, defs: Sequence[Any]) -> Classification:
+        """The same decisions over other def objects of equal content (input order)."""
+        buckets: dict[Status, list[Any]] = {Status.VISIBLE: [], Status.DEFERRED: [],
+                                            Status.DROPPED: []}
+        for tool_def, rule in zip(defs, self.rules, strict=True):
+            buckets[rule[1]].append(tool_def)
+        return Classification(tuple(buckets[Status.VISIBLE]), tuple(buckets[Status.DEFERRED]),
+                              tuple(buckets[Status.DROPPED]), self.rules, tuple(defs))
 
     @cached_property
     def decisions(self) -> tuple[Decision, ...]:
@@ -255,7 +280,7 @@ class Classification:
 
     def names(self, status: Status) -> tuple[str, ...]:
         """Names with ``status`` in input order (memoised: a classification never changes)."""
-        memo = self.__dict__.setdefault("_names", {})
+        memo: dict[Status, tuple[str, ...]] = self.__dict__.setdefault("_names", {})
         found = memo.get(status)
         if found is None:
             found = memo[status] = tuple(name for name, s, _rule, _ts in self.rules
@@ -272,28 +297,37 @@ def classify_tools(
     registry: RegistryLike | None,
     defer_tools: Iterable[str] | None = None,
     *,
-    profile: str = "seed",
+    profile: ProfileLike = "seed",
 ) -> Classification:
     """Split defs into visible and deferrable, dropping incoming bridge defs (REFERENCE §1)."""
     reg = as_registry(registry)
+    rules = as_profile(profile)
     defer = frozenset(defer_tools) if defer_tools is not None else None
-    key = content_key(defs, profile, reg.fingerprint, defer)
-    return _classify_cache.get_or_make(key, lambda: _classify(defs, reg, defer, profile))
+    with def_pass():
+        key = content_key(defs, rules.name, reg.fingerprint, defer)
+        split = _classify_cache.get_or_make(key, lambda: _classify(defs, reg, defer, rules))
+    if not split.made_from(defs):
+        split = split.for_defs(defs)  # equal content, other objects: these from now on
+        _classify_cache.put(key, split)
+    return split
 
 
 def _classify(
-    defs: Sequence[Mapping[str, Any]], reg: Registry, defer: frozenset[str] | None, profile: str
+    defs: Sequence[Mapping[str, Any]], reg: Registry, defer: frozenset[str] | None,
+    profile: Profile,
 ) -> Classification:
     buckets: dict[Status, list[Any]] = {Status.VISIBLE: [], Status.DEFERRED: [],
                                         Status.DROPPED: []}
-    rules = []
+    rules: list[tuple[str, Status, Rule, str | None]] = []
+    rule_of = _rules(reg, defer, profile)
+    add_rule = rules.append
     for tool_def in defs:
         name = def_name(tool_def)
-        status, rule, toolset = _rule(name, reg, defer, profile)
-        rules.append((name, status, rule, toolset))
+        status, rule, toolset = rule_of(name)
+        add_rule((name, status, rule, toolset))
         buckets[status].append(tool_def)
     return Classification(tuple(buckets[Status.VISIBLE]), tuple(buckets[Status.DEFERRED]),
-                          tuple(buckets[Status.DROPPED]), tuple(rules))
+                          tuple(buckets[Status.DROPPED]), tuple(rules), tuple(defs))
 
 
-_classify_cache: ContentCache[Classification] = ContentCache(16)
+_classify_cache: ContentCache[Classification] = ContentCache(16, "classify")
