@@ -15,6 +15,15 @@ from typing import Any
 
 from . import __version__
 from .classify import PROFILES
+from .cli_safety import (
+    OneLineParser,
+    bounded_assignment,
+    finite_seconds,
+    handle_sigterm,
+    harden_streams,
+    parse_args_json,
+    positive_int,
+)
 from .config import CONFIG_KEYS, parse_assignment
 from .session import SessionState
 from .toolsets import Workspace
@@ -45,6 +54,9 @@ def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
     workspace = load_sources(list(specs), timeout=timeout)
     for warning in workspace.warnings:
         _warn(warning)
+    for toolset in workspace.toolsets:
+        if toolset.error and toolset.status.value == "error":
+            _warn(f"{toolset.name}: failed: {toolset.error}")
     return workspace
 
 
@@ -52,7 +64,7 @@ def _overrides(assignments: Sequence[str] | None) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for text in assignments or ():
         try:
-            key, value = parse_assignment(text)
+            key, value = parse_assignment(bounded_assignment(text))
         except ValueError as exc:
             raise CliError(str(exc)) from None
         changes[key] = value
@@ -146,8 +158,11 @@ def cmd_assemble(args: argparse.Namespace) -> int:
               + (", enabled: off" if state.config.enabled == "off" else ""))
     if result.budget:
         b = result.budget
-        print(f"budget {b.budget} = min(listing_max_tokens {b.cap}, "
-              f"{state.config.threshold_pct:g}% of context {b.percent_leg}); binds: {b.binding}")
+        context = b.context_length or state.context_length
+        leg = (f"{state.config.threshold_pct:g}% of {context:,} = {b.percent_leg:,}" if context
+               else f"{state.config.threshold_pct:g}% leg {b.percent_leg:,}")
+        print(f"budget {b.budget:,} = min(listing_max_tokens {b.cap:,}, {leg}); "
+              f"binds: {b.binding}")
     if result.listing_text:
         print()
         print(result.listing_text)
@@ -232,9 +247,9 @@ def cmd_call(args: argparse.Namespace) -> int:
     if bridge_name not in BRIDGES:
         raise CliError(f"unknown bridge tool {bridge_name!r} (one of {', '.join(BRIDGES)})")
     try:
-        call_args = json.loads(raw_args)
-    except json.JSONDecodeError as exc:
-        raise CliError(f"ARGS_JSON is not valid JSON: {exc}") from None
+        call_args = parse_args_json(raw_args)
+    except ValueError as exc:
+        raise CliError(f"ARGS_JSON: {exc}") from None
     if not isinstance(call_args, dict):
         raise CliError("ARGS_JSON must be a JSON object")
     state = build_state(args, specs)
@@ -299,7 +314,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
         old, new = rows[0]["config"].get(key), rows[1]["config"].get(key)
         if old != new:
             print(f"  {key}: {old} -> {new}")
-    if saved:
+    if saved and not saved["changed_keys"]:
+        print(f"nothing changed: {saved['path']} already holds these values (not written)")
+    elif saved:
         print(f"saved tools.tool_search to {saved['path']} (backup: {saved['backup']})")
     elif changes:
         print("(not saved; add --save to write the Hermes config)")
@@ -341,9 +358,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool = False) -> None:
     p.add_argument("--profile", choices=PROFILES, default="seed",
                    help="seed (default: the seed documents' Hermes) or latest (G3 retrieval)")
-    p.add_argument("--context", type=int, default=None, metavar="N",
+    p.add_argument("--context", type=positive_int, default=None, metavar="N",
                    help="context length in tokens (default: the catalog's, else 200000)")
-    p.add_argument("--timeout", type=float, default=15.0, metavar="S",
+    p.add_argument("--timeout", type=finite_seconds, default=15.0, metavar="S",
                    help="per-server timeout for live MCP servers (default 15 s)")
     if tuning:
         p.add_argument("--set", action="append", metavar="KEY=VALUE",
@@ -357,7 +374,7 @@ def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool =
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="toolsearch",
         description="Operator's workbench for progressive tool disclosure (Hermes tool search). "
                     "A SOURCE is a catalog file, a sample name (see `toolsearch samples`), a "
@@ -388,7 +405,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("search", help="run tool_search's BM25 over the deferred tools")
     p.add_argument("sources", nargs="+", metavar="SOURCE")
     p.add_argument("--query", "-q", required=True)
-    p.add_argument("--limit", type=int, default=None)
+    p.add_argument("--limit", type=positive_int, default=None)
     _common(p, json_out=True)
     p.set_defaults(func=cmd_search)
 
@@ -408,7 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("sources", nargs="+", metavar="SOURCE")
     p.add_argument("-o", "--output", required=True, metavar="FILE")
     p.add_argument("--name", default=None, help="catalog name to record")
-    p.add_argument("--timeout", type=float, default=15.0, metavar="S")
+    p.add_argument("--timeout", type=finite_seconds, default=15.0, metavar="S")
     p.set_defaults(func=cmd_snapshot)
 
     p = sub.add_parser("tune", help="preview (and --save) a tools.tool_search change")
@@ -437,6 +454,16 @@ def _looks_like_source(word: str) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    handle_sigterm()
+    restore = harden_streams(escape_stdout="--json" not in (sys.argv[1:] if argv is None
+                                                             else argv))
+    try:
+        return _main(argv)
+    finally:
+        restore()
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="toolsearch: %(levelname)s: %(message)s")
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
@@ -459,7 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         message = str(exc) if isinstance(exc, CliError | SourceError) else \
             f"{type(exc).__name__}: {exc}"
-        print(f"toolsearch: error: {message}", file=sys.stderr)
+        print(f"toolsearch: error: {' '.join(message.split())}", file=sys.stderr)
         return 1
 
 
