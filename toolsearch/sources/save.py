@@ -33,6 +33,7 @@ from toolsearch.config import CONFIG_KEYS, ToolSearchConfig
 from toolsearch.tooldefs import thaw
 
 from .errors import SourceError
+from .safe_yaml import YamlRefused, load_yaml
 
 BACKUP_SUFFIX = ".bak"
 
@@ -128,9 +129,13 @@ def _rt_yaml(text: str) -> tuple[Any, Any]:
 
 def _plain(text: str) -> Any:
     try:
-        return yaml.safe_load(text)
+        return load_yaml(text)
     except yaml.YAMLError as exc:
         raise SourceError(f"not valid YAML: {str(exc).splitlines()[0]}") from None
+    except YamlRefused as exc:
+        raise SourceError(str(exc)) from None
+    except (ValueError, RecursionError) as exc:
+        raise SourceError(f"refused: cannot load ({type(exc).__name__})") from None
 
 
 def _without_block(data: Any) -> Any:
