@@ -59,9 +59,9 @@ def _seconds(value: Any) -> float | None:
         return None
     try:
         seconds = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
-    return seconds if seconds > 0 else None
+    return seconds if 0 < seconds < float("inf") else None  # .inf / nan: unset
 
 
 def is_disabled(entry: Any) -> bool:

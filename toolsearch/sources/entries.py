@@ -6,9 +6,11 @@ live tools too (:func:`toolsearch.sources.live.checked_specs`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from toolsearch.textsafe import has_lone_surrogate
+from toolsearch.toolsets import Workspace
 
 #: Deepest schema accepted (objects and arrays counted). Real schemas stay under ~12.
 MAX_SCHEMA_DEPTH = 64
@@ -52,3 +54,36 @@ def entry_problem(*, name: Any = None, description: Any = None, schema: Any = No
     if schema is not None:
         return schema_problem(schema, schema_key or "inputSchema")
     return ""
+
+
+def without_collisions(workspace: Workspace) -> Workspace:
+    """Tools whose exposed name another toolset already holds (``a-b`` and ``a_b`` both become
+    ``mcp__a_b__...`` once sanitised) are dropped from the later toolset, with a warning for
+    every collision, so ``tool_defs`` never holds a name twice."""
+    owner: dict[str, str] = {}
+    ids: dict[str, str] = {}
+    warnings: list[str] = []
+    toolsets = []
+    changed = False
+    for ts in workspace.toolsets:
+        if ts.toolset_id in ids and ids[ts.toolset_id] != ts.name:
+            warnings.append(f"toolset {ts.name!r}: its id {ts.toolset_id!r} is also the id of "
+                            f"toolset {ids[ts.toolset_id]!r} (names equal once sanitised)")
+        ids.setdefault(ts.toolset_id, ts.name)
+        kept = []
+        for tool in ts.tools:
+            exposed = ts.exposed_name(tool)
+            if exposed in owner:
+                warnings.append(f"toolset {ts.name!r}: tool {tool.name!r} skipped: exposed name "
+                                f"{exposed!r} already belongs to toolset {owner[exposed]!r}")
+                continue
+            owner[exposed] = ts.name
+            kept.append(tool)
+        if len(kept) != len(ts.tools):
+            changed = True
+            ts = replace(ts, tools=tuple(kept))
+        toolsets.append(ts)
+    if not changed and not warnings:
+        return workspace
+    return replace(workspace, toolsets=tuple(toolsets),
+                   warnings=(*workspace.warnings, *warnings))
