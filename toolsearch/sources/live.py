@@ -29,6 +29,8 @@ from toolsearch.toolsets import Toolset, ToolsetStatus, ToolSpec
 from .redact import (
     REDACTED,
     arg_secrets,
+    is_sensitive_name,
+    looks_secret,
     mask_mapping,
     redact_args,
     redact_text,
@@ -100,7 +102,9 @@ class ServerConfig:
     def secrets(self) -> tuple[str, ...]:
         """Every value that must never be shown: env and header values, URL credentials,
         token-like arguments."""
-        found = [*self.env.values(), *self.headers.values()]
+        found = [v for k, v in self.env.items() if is_sensitive_name(k) or looks_secret(v)]
+        found.extend(s for v in self.env.values() if "://" in v for s in url_secrets(v))
+        found.extend(self.headers.values())
         for value in self.headers.values():
             scheme, _, rest = value.partition(" ")
             if rest:
