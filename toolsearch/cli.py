@@ -269,7 +269,10 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
 
     workspace = load_workspace(args.sources, timeout=args.timeout)
     out = Path(args.output)
-    write_catalog_file(workspace, out, name=args.name)
+    backup = write_catalog_file(workspace, out, name=args.name, sources=args.sources,
+                                force=args.force)
+    if backup is not None:
+        _warn(f"{out} replaced (--force); its previous content is in {backup}")
     tools = sum(len(t.tools) for t in workspace.toolsets)
     errors = [t for t in workspace.toolsets if t.error]
     print(f"wrote {out}: {len(workspace.toolsets) - len(errors)} toolsets, {tools} tools"
@@ -294,16 +297,15 @@ def cmd_tune(args: argparse.Namespace) -> int:
     saved = None
     if args.save:
         from .sources import hermes_config_path
-        from .sources.save import save_tool_search_block
+        from .sources.save_target import save_into
 
-        target = Path(args.config) if args.config else hermes_config_path([args.source])
-        if target is None or not target.is_file():
-            raise CliError(f"--save needs a Hermes config.yaml: {args.source} is not one "
-                           "(name the file to write with --config PATH)")
+        target = Path(args.config) if args.config else (hermes_config_path([args.source])
+                                                        or Path(args.source))
         clamped = after.config.to_raw()
-        result = save_tool_search_block(target, {k: clamped[k] for k in changes if k in clamped})
+        result, block = save_into(target, {k: clamped[k] for k in changes if k in clamped})
         saved = {"path": str(result.path), "backup": str(result.backup_path) if
-                 result.backup_path else None, "changed_keys": list(result.changed_keys)}
+                 result.backup_path else None, "changed_keys": list(result.changed_keys),
+                 "block": block}
     if args.json:
         _print_json({"before": rows[0], "after": rows[1], "saved": saved})
         return 0
@@ -317,7 +319,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if saved and not saved["changed_keys"]:
         print(f"nothing changed: {saved['path']} already holds these values (not written)")
     elif saved:
-        print(f"saved tools.tool_search to {saved['path']} (backup: {saved['backup']})")
+        print(f"saved {saved['block']} to {saved['path']} (backup: {saved['backup']})")
     elif changes:
         print("(not saved; add --save to write the Hermes config)")
     return 0
@@ -425,6 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("sources", nargs="+", metavar="SOURCE")
     p.add_argument("-o", "--output", required=True, metavar="FILE")
     p.add_argument("--name", default=None, help="catalog name to record")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing non-catalog FILE or a SOURCE (a .bak copy is kept)")
     p.add_argument("--timeout", type=finite_seconds, default=15.0, metavar="S")
     p.set_defaults(func=cmd_snapshot)
 
