@@ -17,6 +17,7 @@ from .bm25 import Hit, search_catalog
 from .catalog import build_catalog
 from .classify import BRIDGE_TOOL_NAMES, decide, def_name
 from .listing import Unavailable
+from .regex_guard import take_skipped_note
 from .tooldefs import def_function, thaw
 from .validation import parameters_of, validate_call_args
 
@@ -329,8 +330,9 @@ async def call(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
         return _reply(result, "tool_call", name, outcome, arguments)
     schemas = {def_name(d): d for d in bridge.session_defs}
     rejected, kind = validate_call_args(name, arguments, schemas)
+    note = take_skipped_note()  # a pattern too risky to run: failed open, said so
     if rejected is not None:
         outcome = "missing_args" if kind == "missing" else "invalid"
-        return _reply(rejected, "tool_call", name, outcome, arguments)
+        return _reply(rejected, "tool_call", name, outcome, arguments, note)
     result, outcome = await bridge.run_underlying(name, arguments)
-    return _reply(result, "tool_call", name, outcome, arguments)
+    return _reply(result, "tool_call", name, outcome, arguments, note)

@@ -255,11 +255,13 @@ def cmd_call(args: argparse.Namespace) -> int:
     state = build_state(args, specs)
     bridge = state.bridge(_executor_for(specs, state.workspace, args.timeout))
     reply = asyncio.run(bridge.dispatch(bridge_name, call_args))
+    note = reply.activity.summary if bridge_name == "tool_call" else ""
     if args.json:
-        _print_json({"result": reply.result, "activity": reply.activity.as_json()})
+        _print_json({"result": reply.result, "activity": {**reply.activity.as_json(),
+                                                          **({"note": note} if note else {})}})
         return 0
     a = reply.activity
-    print(f"{a.headline()}  [{a.outcome}, {a.ms:.1f} ms]")
+    print(f"{a.headline()}  [{a.outcome}, {a.ms:.1f} ms]" + (f"\n  {note}" if note else ""))
     print(json.dumps(reply.result, ensure_ascii=False, indent=2))
     return 0
 

@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .regex_guard import guarded
 from .tooldefs import thaw
 
 VALIDATION_HINT = "Retry tool_call with 'arguments' matching the parameters schema above."
@@ -178,7 +179,7 @@ def schema_violation(name: str, args: Mapping[str, Any], params: Mapping[str, An
             return None
         schema = normalize_nullable(params)
         coerced = coerce_value(args, schema)
-        cls = validator_for(schema)
+        cls = guarded(validator_for(schema))  # catastrophic patterns bounded (regex_guard)
         cls.check_schema(schema)
         error = best_match(cls(schema).iter_errors(coerced))
         if error is None:
