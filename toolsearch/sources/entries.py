@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from toolsearch.textsafe import has_lone_surrogate
+from toolsearch.textsafe import has_lone_surrogate, has_unsafe, shown
 from toolsearch.toolsets import Workspace
 
 #: Deepest schema accepted (objects and arrays counted). Real schemas stay under ~12.
@@ -49,6 +49,8 @@ def entry_problem(*, name: Any = None, description: Any = None, schema: Any = No
     """The first problem of a tool entry's name, description or schema ("" when none)."""
     if isinstance(name, str) and has_lone_surrogate(name):
         return "name is not valid Unicode (a lone surrogate)"
+    if isinstance(name, str) and has_unsafe(name):
+        return f"name holds control characters ({shown(name[:40], one_line=True)!r})"
     if isinstance(description, str) and has_lone_surrogate(description):
         return "description is not valid Unicode (a lone surrogate)"
     if schema is not None:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import mcp_types as types
     from mcp import Client
 
+from toolsearch.textsafe import shown
 from toolsearch.toolsets import Toolset, ToolsetStatus, ToolSpec
 
 from .redact import (
@@ -173,7 +174,7 @@ def _offending_line(exc: Exception) -> str:
 
 
 def _one_line(text: str, limit: int = MAX_REASON) -> str:
-    flat = " ".join(str(text).split())
+    flat = shown(" ".join(str(text).split()), one_line=True)  # a server's escapes, escaped
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
