@@ -8,8 +8,9 @@
 * Before anything is written, the new text is parsed again and compared with the old one:
   if anything but ``tools.tool_search`` would differ, the save is refused.
 * The write is atomic (a temp file in the same folder, then ``os.replace``), keeps the
-  file's mode, and the previous content is copied to ``config.yaml.bak`` beside it (one
-  backup, replaced by each save that changes something). A symlinked config is written
+  file's owner, group and mode, refuses a read-only file, and the previous content is copied
+  to ``config.yaml.bak`` beside it (one backup, replaced by each save that changes something,
+  never written through a symlink; see :mod:`.filesafe`). A symlinked config is written
   through to its target. Nothing to change means nothing is written.
 * A file that cannot be read or parsed is refused with :class:`SourceError`, untouched.
 """
