@@ -44,7 +44,7 @@ def _print_json(value: Any) -> None:
 
 
 def _warn(message: str) -> None:
-    print(f"toolsearch: warning: {message}", file=sys.stderr)
+    sys.stderr.write(f"toolsearch: warning: {message}\n")  # one write: never interleaved
 
 
 def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
@@ -492,7 +492,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
         message = str(exc) if isinstance(exc, CliError | SourceError) else \
             f"{type(exc).__name__}: {exc}"
-        print(f"toolsearch: error: {' '.join(message.split())}", file=sys.stderr)
+        sys.stderr.write(f"toolsearch: error: {' '.join(message.split())}\n")
         return 1
 
 

@@ -62,6 +62,14 @@ class _SdkLogRouter(logging.Handler):
         sink.append(message.splitlines()[0][:200] if message else record.levelname)
 
 
+def _not_about_a_reaped_server(record: logging.LogRecord) -> bool:
+    """asyncio's child watcher reports a server process that died after its event loop closed
+    (a SIGKILLed server); that is our own cleanup, not news for the operator."""
+    return "that handles pid" not in str(record.msg)
+
+
+logging.getLogger("asyncio").addFilter(_not_about_a_reaped_server)
+
 for _name in ("mcp", "client"):  # the SDK's loggers ("client" is its session logger)
     _logger = logging.getLogger(_name)
     _logger.addHandler(_SdkLogRouter())
