@@ -14,6 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .cli_safety import (
+    OneLineParser,
+    bounded_assignment,
+    finite_seconds,
+    handle_sigterm,
+    harden_streams,
+    parse_args_json,
+    positive_int,
+)
 from .config import CONFIG_KEYS, CONFIG_TABLE, parse_assignment
 from .profiles import PROFILE_NAMES, get_profile
 from .session import SessionState
@@ -35,7 +44,7 @@ def _print_json(value: Any) -> None:
 
 
 def _warn(message: str) -> None:
-    print(f"toolsearch: warning: {message}", file=sys.stderr)
+    sys.stderr.write(f"toolsearch: warning: {message}\n")  # one write: never interleaved
 
 
 def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
@@ -45,6 +54,9 @@ def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
     workspace = load_sources(list(specs), timeout=timeout)
     for warning in workspace.warnings:
         _warn(warning)
+    for toolset in workspace.toolsets:
+        if toolset.error and toolset.status.value == "error":
+            _warn(f"{toolset.name}: failed: {toolset.error}")
     return workspace
 
 
@@ -52,7 +64,7 @@ def _overrides(assignments: Sequence[str] | None) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for text in assignments or ():
         try:
-            key, value = parse_assignment(text)
+            key, value = parse_assignment(bounded_assignment(text))
         except ValueError as exc:
             raise CliError(str(exc)) from None
         changes[key] = value
@@ -154,8 +166,11 @@ def cmd_assemble(args: argparse.Namespace) -> int:
               + (", enabled: off" if state.config.enabled == "off" else ""))
     if result.budget:
         b = result.budget
-        print(f"budget {b.budget} = min(listing_max_tokens {b.cap}, "
-              f"{state.config.threshold_pct:g}% of context {b.percent_leg}); binds: {b.binding}")
+        context = b.context_length or state.context_length
+        leg = (f"{state.config.threshold_pct:g}% of {context:,} = {b.percent_leg:,}" if context
+               else f"{state.config.threshold_pct:g}% leg {b.percent_leg:,}")
+        print(f"budget {b.budget:,} = min(listing_max_tokens {b.cap:,}, {leg}); "
+              f"binds: {b.binding}")
     if result.listing_text:
         print()
         print(result.listing_text)
@@ -237,19 +252,21 @@ def cmd_call(args: argparse.Namespace) -> int:
     if bridge_name not in BRIDGES:
         raise CliError(f"unknown bridge tool {bridge_name!r} (one of {', '.join(BRIDGES)})")
     try:
-        call_args = json.loads(raw_args)
-    except json.JSONDecodeError as exc:
-        raise CliError(f"ARGS_JSON is not valid JSON: {exc}") from None
+        call_args = parse_args_json(raw_args)
+    except ValueError as exc:
+        raise CliError(f"ARGS_JSON: {exc}") from None
     if not isinstance(call_args, dict):
         raise CliError("ARGS_JSON must be a JSON object")
     state = build_state(args, specs)
     bridge = state.bridge(_executor_for(specs, state.workspace, args.timeout))
     reply = asyncio.run(bridge.dispatch(bridge_name, call_args))
+    note = reply.activity.summary if bridge_name == "tool_call" else ""
     if args.json:
-        _print_json({"result": reply.result, "activity": reply.activity.as_json()})
+        _print_json({"result": reply.result, "activity": {**reply.activity.as_json(),
+                                                          **({"note": note} if note else {})}})
         return 0
     a = reply.activity
-    print(f"{a.headline()}  [{a.outcome}, {a.ms:.1f} ms]")
+    print(f"{a.headline()}  [{a.outcome}, {a.ms:.1f} ms]" + (f"\n  {note}" if note else ""))
     print(json.dumps(reply.result, ensure_ascii=False, indent=2))
     return 0
 
@@ -259,7 +276,10 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
 
     workspace = load_workspace(args.sources, timeout=args.timeout)
     out = Path(args.output)
-    write_catalog_file(workspace, out, name=args.name)
+    backup = write_catalog_file(workspace, out, name=args.name, sources=args.sources,
+                                force=args.force)
+    if backup is not None:
+        _warn(f"{out} replaced (--force); its previous content is in {backup}")
     tools = sum(len(t.tools) for t in workspace.toolsets)
     errors = [t for t in workspace.toolsets if t.error]
     print(f"wrote {out}: {len(workspace.toolsets) - len(errors)} toolsets, {tools} tools"
@@ -284,16 +304,15 @@ def cmd_tune(args: argparse.Namespace) -> int:
     saved = None
     if args.save:
         from .sources import hermes_config_path
-        from .sources.save import save_tool_search_block
+        from .sources.save_target import save_into
 
-        target = Path(args.config) if args.config else hermes_config_path([args.source])
-        if target is None or not target.is_file():
-            raise CliError(f"--save needs a Hermes config.yaml: {args.source} is not one "
-                           "(name the file to write with --config PATH)")
+        target = Path(args.config) if args.config else (hermes_config_path([args.source])
+                                                        or Path(args.source))
         clamped = after.config.to_raw()
-        result = save_tool_search_block(target, {k: clamped[k] for k in changes if k in clamped})
+        result, block = save_into(target, {k: clamped[k] for k in changes if k in clamped})
         saved = {"path": str(result.path), "backup": str(result.backup_path) if
-                 result.backup_path else None, "changed_keys": list(result.changed_keys)}
+                 result.backup_path else None, "changed_keys": list(result.changed_keys),
+                 "block": block}
     if args.json:
         _print_json({"before": rows[0], "after": rows[1], "saved": saved})
         return 0
@@ -304,8 +323,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
         old, new = rows[0]["config"].get(key), rows[1]["config"].get(key)
         if old != new:
             print(f"  {key}: {old} -> {new}")
-    if saved:
-        print(f"saved tools.tool_search to {saved['path']} (backup: {saved['backup']})")
+    if saved and not saved["changed_keys"]:
+        print(f"nothing changed: {saved['path']} already holds these values (not written)")
+    elif saved:
+        print(f"saved {saved['block']} to {saved['path']} (backup: {saved['backup']})")
     elif changes:
         print("(not saved; add --save to write the Hermes config)")
     return 0
@@ -347,9 +368,9 @@ def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool =
     p.add_argument("--profile", choices=PROFILE_NAMES, default=PROFILE_NAMES[0],
                    help="; ".join(f"{n}: {get_profile(n).summary}" for n in PROFILE_NAMES)
                    + " (default: %(default)s)")
-    p.add_argument("--context", type=int, default=None, metavar="N",
+    p.add_argument("--context", type=positive_int, default=None, metavar="N",
                    help="context length in tokens (default: the catalog's, else 200000)")
-    p.add_argument("--timeout", type=float, default=15.0, metavar="S",
+    p.add_argument("--timeout", type=finite_seconds, default=15.0, metavar="S",
                    help="per-server timeout for live MCP servers (default 15 s)")
     if tuning:
         p.add_argument("--set", action="append", metavar="KEY=VALUE",
@@ -365,7 +386,7 @@ def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool =
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="toolsearch",
         description="Operator's workbench for progressive tool disclosure (Hermes tool search). "
                     "A SOURCE is a catalog file, a sample name (see `toolsearch samples`), a "
@@ -396,7 +417,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("search", help="run tool_search's BM25 over the deferred tools")
     p.add_argument("sources", nargs="+", metavar="SOURCE")
     p.add_argument("--query", "-q", required=True)
-    p.add_argument("--limit", type=int, default=None)
+    p.add_argument("--limit", type=positive_int, default=None)
     _common(p, json_out=True)
     p.set_defaults(func=cmd_search)
 
@@ -416,7 +437,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("sources", nargs="+", metavar="SOURCE")
     p.add_argument("-o", "--output", required=True, metavar="FILE")
     p.add_argument("--name", default=None, help="catalog name to record")
-    p.add_argument("--timeout", type=float, default=15.0, metavar="S")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing non-catalog FILE or a SOURCE (a .bak copy is kept)")
+    p.add_argument("--timeout", type=finite_seconds, default=15.0, metavar="S")
     p.set_defaults(func=cmd_snapshot)
 
     p = sub.add_parser("tune", help="preview (and --save) a tools.tool_search change")
@@ -445,6 +468,16 @@ def _looks_like_source(word: str) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    handle_sigterm()
+    restore = harden_streams(escape_stdout="--json" not in (sys.argv[1:] if argv is None
+                                                             else argv))
+    try:
+        return _main(argv)
+    finally:
+        restore()
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="toolsearch: %(levelname)s: %(message)s")
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
@@ -467,7 +500,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         message = str(exc) if isinstance(exc, CliError | SourceError) else \
             f"{type(exc).__name__}: {exc}"
-        print(f"toolsearch: error: {message}", file=sys.stderr)
+        sys.stderr.write(f"toolsearch: error: {' '.join(message.split())}\n")
         return 1
 
 

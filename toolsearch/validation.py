@@ -20,6 +20,7 @@ from jsonschema.exceptions import best_match
 from jsonschema.validators import validator_for
 
 from .coercion import coerce_arguments
+from .regex_guard import guarded
 from .replies import missing_args_error
 from .tooldefs import thaw
 
@@ -134,7 +135,7 @@ def schema_violation(name: str, args: Mapping[str, Any], params: Mapping[str, An
             return None
         schema = normalize_nullable(params)
         coerced = coerce_value(args, schema)
-        cls = validator_for(schema)
+        cls = guarded(validator_for(schema))  # catastrophic patterns bounded (regex_guard)
         cls.check_schema(schema)
         error = best_match(cls(schema).iter_errors(coerced))
         if error is None:

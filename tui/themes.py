@@ -18,6 +18,7 @@ from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from toolsearch.resources import data_dir
+from toolsearch.sources.safe_yaml import load_yaml
 
 DEFAULT_THEME = "ops-dark"
 COLOUR_KEYS: tuple[str, ...] = (
@@ -66,7 +67,7 @@ def _colour(value: Any, where: str) -> str:
     try:
         Color.parse(value)
     except ColorParseError:
-        raise ValueError(f"{where}: {value!r} is not a colour") from None
+        raise ValueError(f"{where}: {value[:40]!r} is not a colour") from None
     return value
 
 
@@ -96,10 +97,12 @@ def load_theme_file(path: Path) -> Theme:
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read: {exc}") from None
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)  # bounded: alias bombs and cycles refused
+        return theme_from_data(data, str(path))
     except yaml.YAMLError as exc:
         raise ValueError(f"not valid YAML: {str(exc).splitlines()[0]}") from None
-    return theme_from_data(data, str(path))
+    except RecursionError:  # a bad theme is never fatal, however deep
+        raise ValueError("nested too deeply") from None
 
 
 def load_themes(folder: Path | None = None) -> ThemeLoad:

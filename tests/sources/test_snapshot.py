@@ -120,7 +120,7 @@ def test_origins_and_secrets_are_never_written(tmp_path: Path) -> None:
 
 def test_atomic_write_leaves_no_temp_and_keeps_mode(tmp_path: Path) -> None:
     path = tmp_path / "cat.yaml"
-    path.write_text("old", encoding="utf-8")
+    path.write_text("toolsets: []\n", encoding="utf-8")  # an older catalog
     os.chmod(path, 0o640)
     write_catalog_file(workspace(), path)
     assert stat.S_IMODE(path.stat().st_mode) == 0o640

@@ -30,6 +30,7 @@ from ..classify import (
 from ..coercion import coerce_arguments
 from ..listing import Unavailable, sentence_short_description
 from ..profile import Profile
+from ..regex_guard import take_skipped_note
 from ..replies import BridgeReply, available_sources, clamp_limit, not_a_bridge, reply
 from ..schemas import LATEST_SEARCH_BASE, batched_bridge_schemas
 from ..tooldefs import FrozenDict, def_function, thaw
@@ -366,13 +367,14 @@ async def call(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
         return _reply(result, "tool_call", name, outcome, arguments)
     schemas = {def_name(d): d for d in bridge.session_defs}
     rejected, kind = validate_call_args(name, arguments, schemas)
+    note = take_skipped_note()  # a pattern too risky to run: failed open, said so
     if rejected is not None:
         outcome = "missing_args" if kind == "missing" else "invalid"
-        return _reply(rejected, "tool_call", name, outcome, arguments)
+        return _reply(rejected, "tool_call", name, outcome, arguments, note)
     # Hermes coerces before every call: the tool receives the coerced arguments (§13)
     coerced = coerce_arguments(arguments, parameters_of(schemas.get(name)))
     result, outcome = await bridge.run_underlying(name, coerced)
-    return _reply(result, "tool_call", name, outcome, coerced)
+    return _reply(result, "tool_call", name, outcome, coerced, note)
 
 
 PROFILE = Profile(

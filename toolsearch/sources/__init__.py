@@ -32,6 +32,7 @@ from .detect import (
     detect_kind,
     resolve_source,
 )
+from .entries import without_collisions
 from .errors import SourceError
 from .hermes_config import default_hermes_config_path, parse_hermes_config
 from .live import DEFAULT_TIMEOUT, ServerConfig, ServerListing, list_servers
@@ -154,7 +155,7 @@ async def load_sources_async(specs: Sequence[str], *, timeout: float = DEFAULT_T
             parts.append(_live_workspace(source, mine, warnings))
         else:
             parts.append(_static_workspace(source))
-    return merge_workspaces(parts)
+    return without_collisions(merge_workspaces(parts))
 
 
 def load_sources(specs: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,

@@ -26,13 +26,18 @@ a warning naming the file and the entry goes to ``Workspace.warnings``, e.g.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from toolsearch.sources.entries import entry_problem
 from toolsearch.sources.errors import SourceError
+from toolsearch.sources.safe_yaml import YamlRefused, load_yaml
+from toolsearch.textsafe import bounded_repr
 from toolsearch.tooldefs import EMPTY_SCHEMA, freeze_def
 from toolsearch.toolsets import KINDS, Toolset, ToolsetStatus, ToolSpec, Workspace
 
@@ -44,7 +49,6 @@ MAX_NAME_CHARS = 256
 MAX_SCHEMA_CHARS = 1024 * 1024
 DUMP_INDEX_NAME = "index.json"
 
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _BAD_TEXT = "\ufffd"
 
 
@@ -73,14 +77,7 @@ def read_document(path: Path) -> tuple[Any, list[str], bool]:
     """Parse a YAML or JSON file. Returns ``(data, warnings, lossy)``; ``lossy`` means some
     bytes were not UTF-8 and were replaced. Raises :class:`SourceError` with one clear line."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        raise SourceError(f"{path}: is a directory, not a catalog file") from None
-    except OSError as exc:
-        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise SourceError(f"{path}: too large ({len(raw)} bytes, limit {MAX_FILE_BYTES})")
+    raw = _read_bounded(path)
     warnings: list[str] = []
     try:
         text = raw.decode("utf-8-sig")
@@ -98,7 +95,51 @@ def read_document(path: Path) -> tuple[Any, list[str], bool]:
     return data, warnings, lossy
 
 
+_KIND_OF_MODE = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+                 (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The file's bytes, after checking it is a regular file of at most MAX_FILE_BYTES (a
+    FIFO, ``/dev/zero`` or a socket is refused before it is opened)."""
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise SourceError(f"{path}: is a directory, not a catalog file")
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((label for test, label in _KIND_OF_MODE if test(info.st_mode)),
+                    "not a regular file")
+        raise SourceError(f"{path}: is {kind}, not a file; refusing to read it")
+    if info.st_size > MAX_FILE_BYTES:
+        raise SourceError(f"{path}: too large ({info.st_size} bytes, limit {MAX_FILE_BYTES})")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise SourceError(f"{path}: too large (over {MAX_FILE_BYTES} bytes)")
+    return raw
+
+
 def _parse(path: Path, text: str) -> Any:
+    try:
+        return _parse_text(path, text)
+    except RecursionError:
+        raise SourceError(f"{path}: skipped: nested too deeply to load") from None
+    except YamlRefused as exc:
+        raise SourceError(f"{path}: {exc}") from None
+    except ValueError as exc:  # an integer of over 4,300 digits, ...
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if "digits" in first and "limit" in first:
+            first = "a number has over 4,300 digits"
+        raise SourceError(f"{path}: refused: {first[:120]}") from None
+
+
+def _parse_text(path: Path, text: str) -> Any:
     if path.suffix.lower() == ".json":
         try:
             return json.loads(text)
@@ -107,7 +148,7 @@ def _parse(path: Path, text: str) -> Any:
                 f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
             ) from None
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+        return load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -141,11 +182,14 @@ class _Reader:
         if raw is None or (isinstance(raw, str) and not raw.strip()):
             return None, f"{what} has no name"
         if not isinstance(raw, str):
-            return None, f"{what} name is not a string (got {_type_name(raw)} {raw!r:.40})"
+            return None, f"{what} name is not a string (got {_type_name(raw)} {bounded_repr(raw)})"
         if len(raw) > MAX_NAME_CHARS:
             return None, f"{what} name is too long ({len(raw)} characters, limit {MAX_NAME_CHARS})"
         if self.lossy and _BAD_TEXT in raw:
             return None, f"{what} name is not valid UTF-8"
+        problem = entry_problem(name=raw)
+        if problem:
+            return None, f"{what} {problem}"
         return raw.strip(), ""
 
     def tool(self, raw: Any, spot: str, owner: str) -> ToolSpec | None:
@@ -175,6 +219,10 @@ class _Reader:
         schema = EMPTY_SCHEMA if key is None else raw[key]
         if not isinstance(schema, Mapping):
             self.warn(where, f"skipped: {key} is not an object (got {_type_name(schema)})")
+            return None
+        problem = entry_problem(description=description, schema=schema, schema_key=key or "")
+        if problem:
+            self.warn(where, f"skipped: {problem}")
             return None
         try:
             dumped = json.dumps(schema, ensure_ascii=False, allow_nan=False)
@@ -230,7 +278,8 @@ class _Reader:
         kind = raw.get("kind", "mcp")
         kind = kind.strip().lower() if isinstance(kind, str) else kind
         if kind not in KINDS:
-            self.warn(where, f"skipped: unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
+            self.warn(where, f"skipped: unknown kind {bounded_repr(kind)} "
+                      f"(expected one of {', '.join(KINDS)})")
             return None
         tools = raw.get("tools")
         tools = [] if tools is None else tools
@@ -249,7 +298,7 @@ class _Reader:
             version = None
         error = raw.get("error")
         if error is not None and not isinstance(error, str):
-            error = str(error)
+            error = bounded_repr(error)
         specs = self.tools(tools, spot, shell, taken)
         return Toolset(
             name=name, kind=kind, tools=specs,
@@ -323,7 +372,7 @@ def _context_length(raw: Any, reader: _Reader) -> int | None:
     elif isinstance(raw, str) and raw.strip().isdigit():
         value = int(raw.strip())
     if value is None or value <= 0:
-        reader.warn("context_length", f"ignored: not a positive integer ({raw!r:.40})")
+        reader.warn("context_length", f"ignored: not a positive integer ({bounded_repr(raw)})")
         return None
     return value
 
@@ -339,7 +388,7 @@ def _core(raw: Any, reader: _Reader) -> frozenset[str] | None:
         if isinstance(item, str) and item.strip():
             names.add(item.strip())
         else:
-            reader.warn(f"core[{i}]", f"skipped: not a tool name ({item!r:.40})")
+            reader.warn(f"core[{i}]", f"skipped: not a tool name ({bounded_repr(item)})")
     return frozenset(names)
 
 
@@ -408,6 +457,9 @@ def load_dump_dir(path: Path) -> Workspace:
             part = _dump_workspace(file, data, file_warnings, lossy)
         except SourceError as exc:
             warnings.append(f"{rel}: skipped: {exc}")
+            continue
+        except (RecursionError, ValueError) as exc:
+            warnings.append(f"{rel}: skipped: cannot load ({type(exc).__name__})")
             continue
         warnings.extend(part.warnings)
         for ts in part.toolsets:

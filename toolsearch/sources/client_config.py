@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from toolsearch.textsafe import bounded_repr
 from toolsearch.tooldefs import freeze
 
 from .live import ServerConfig
@@ -59,9 +60,9 @@ def _seconds(value: Any) -> float | None:
         return None
     try:
         seconds = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
-    return seconds if seconds > 0 else None
+    return seconds if 0 < seconds < float("inf") else None  # .inf / nan: unset
 
 
 def is_disabled(entry: Any) -> bool:
@@ -86,7 +87,8 @@ def server_from_entry(name: str, entry: Any, *, source: str = "") -> ServerConfi
     if raw_type is not None:
         transport = _TRANSPORT_ALIASES.get(str(raw_type).strip().lower(), "")
         if not transport:
-            problem = f"unknown transport type {str(raw_type)!r} (expected stdio, http or sse)"
+            problem = (f"unknown transport type {bounded_repr(raw_type)} "
+                       "(expected stdio, http or sse)")
     if not transport and not problem:
         if isinstance(command, str) and command.strip():
             transport = "stdio"

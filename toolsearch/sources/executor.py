@@ -17,7 +17,14 @@ from toolsearch.bridge import ExecutionResult
 from toolsearch.tooldefs import mcp_tool_name, sanitize_part, thaw
 from toolsearch.toolsets import Workspace
 
-from .live import ServerConfig, describe_failure, list_all_tools, open_client
+from .live import (
+    _SERVER_LOG,
+    ServerConfig,
+    capped_timeout,
+    describe_failure,
+    list_all_tools,
+    open_client,
+)
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "ExecutionResult", "LiveExecutor", "execute_sync",
            "live_executor", "result_content"]
@@ -102,8 +109,11 @@ class LiveExecutor:
         config = self._servers.get(entry[0]) if entry else self._server_for(tool_name)
         if config is None:
             return ExecutionResult(False, None, f"no live server provides {tool_name!r}")
-        limit = self._timeout or config.call_timeout or DEFAULT_CALL_TIMEOUT
+        limit = capped_timeout(config.call_timeout or (None if self._timeout else
+                                                       DEFAULT_CALL_TIMEOUT), self._timeout)
         args = thaw(dict(arguments))
+        sdk_log: list[str] = []
+        _SERVER_LOG.set(sdk_log)
         try:
             with anyio.fail_after(limit):
                 async with open_client(config) as client:
@@ -113,7 +123,8 @@ class LiveExecutor:
                             False, None, f"server {config.name!r} has no tool for {tool_name!r}")
                     result = await client.call_tool(own, args)
         except Exception as exc:  # noqa: BLE001 - a failed call is a result, not a crash
-            return ExecutionResult(False, None, describe_failure(exc, config, timeout=limit))
+            return ExecutionResult(False, None, describe_failure(exc, config, timeout=limit,
+                                                                 sdk_log=sdk_log))
         content = result_content(result)
         if getattr(result, "is_error", False):
             text = content if isinstance(content, str) else json.dumps(content)

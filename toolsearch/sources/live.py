@@ -9,6 +9,7 @@ which happens on success, on error, on timeout and on cancellation (Ctrl-C) alik
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import os
 import tempfile
@@ -23,11 +24,14 @@ if TYPE_CHECKING:
     import mcp_types as types
     from mcp import Client
 
+from toolsearch.textsafe import shown
 from toolsearch.toolsets import Toolset, ToolsetStatus, ToolSpec
 
 from .redact import (
     REDACTED,
     arg_secrets,
+    is_sensitive_name,
+    looks_secret,
     mask_mapping,
     redact_args,
     redact_text,
@@ -35,13 +39,50 @@ from .redact import (
     url_secrets,
 )
 
-# The SDK logs transport faults (a garbage line, with a traceback) at ERROR. They become our
-# per-server error rows instead; without this, Python's last-resort handler prints them.
-logging.getLogger("mcp").addHandler(logging.NullHandler())
+#: The log lines the SDK wrote while one server was being listed or called (set per task).
+_SERVER_LOG: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
+    "toolsearch_server_log", default=None)
+#: SDK log records kept per server (the rest are only counted).
+MAX_LOG_LINES = 20
+
+
+class _SdkLogRouter(logging.Handler):
+    """The SDK logs transport faults (every garbage line, with a traceback holding the line,
+    which may hold a secret) at ERROR. They never reach the terminal: the first line of each
+    message (no traceback) goes to the server's own log, which its error row reports."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sink = _SERVER_LOG.get()
+        if sink is None:
+            return
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a broken log record is dropped
+            message = str(record.msg)
+        sink.append(message.splitlines()[0][:200] if message else record.levelname)
+
+
+def _not_about_a_reaped_server(record: logging.LogRecord) -> bool:
+    """asyncio's child watcher reports a server process that died after its event loop closed
+    (a SIGKILLed server); that is our own cleanup, not news for the operator."""
+    return "that handles pid" not in str(record.msg)
+
+
+logging.getLogger("asyncio").addFilter(_not_about_a_reaped_server)
+
+for _name in ("mcp", "client"):  # the SDK's loggers ("client" is its session logger)
+    _logger = logging.getLogger(_name)
+    _logger.addHandler(_SdkLogRouter())
+    _logger.propagate = False
 
 DEFAULT_TIMEOUT = 15.0
 #: After a server writes a non-JSON-RPC line, how long it still gets to answer.
 GARBAGE_GRACE = 2.0
+#: Shutdown of a stdio server: the SDK waits this long after closing stdin, then as long
+#: again after SIGTERM before SIGKILL (its own defaults, 2 s each, would let a server that
+#: ignores SIGTERM stretch a 3 s timeout to 7 s).
+STDIN_CLOSE_GRACE = 0.2
+SIGTERM_GRACE = 0.2
 #: A tools/list walk that goes on longer than this is treated as a broken paginator.
 MAX_PAGES = 1000
 MAX_REASON = 240
@@ -70,7 +111,9 @@ class ServerConfig:
     def secrets(self) -> tuple[str, ...]:
         """Every value that must never be shown: env and header values, URL credentials,
         token-like arguments."""
-        found = [*self.env.values(), *self.headers.values()]
+        found = [v for k, v in self.env.items() if is_sensitive_name(k) or looks_secret(v)]
+        found.extend(s for v in self.env.values() if "://" in v for s in url_secrets(v))
+        found.extend(self.headers.values())
         for value in self.headers.values():
             scheme, _, rest = value.partition(" ")
             if rest:
@@ -139,7 +182,7 @@ def _offending_line(exc: Exception) -> str:
 
 
 def _one_line(text: str, limit: int = MAX_REASON) -> str:
-    flat = " ".join(str(text).split())
+    flat = shown(" ".join(str(text).split()), one_line=True)  # a server's escapes, escaped
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -158,25 +201,56 @@ def _stderr_tail(stream: IO[bytes] | None) -> str:
     return lines[-1] if lines else ""
 
 
+def _leaves(exc: BaseException) -> list[BaseException]:
+    """Every leaf of an exception group, each followed by its cause/context chain."""
+    found: list[BaseException] = []
+    stack = [exc]
+    while stack and len(found) < 50:
+        current = stack.pop(0)
+        if isinstance(current, BaseExceptionGroup) and current.exceptions:
+            stack[:0] = list(current.exceptions)
+            continue
+        chain: BaseException | None = current
+        while chain is not None and chain not in found and len(found) < 50:
+            found.append(chain)
+            chain = chain.__cause__ or chain.__context__
+    return found
+
+
 def _leaf(exc: BaseException) -> BaseException:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
+    """The most telling failure: a server's own JSON-RPC error beats "connection closed"."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED
+
+    leaves = _leaves(exc)
+    for leaf in leaves:
+        if isinstance(leaf, MCPError) and not _closed(leaf, CONNECTION_CLOSED):
+            return leaf
+    return leaves[0] if leaves else exc
+
+
+def _closed(exc: Any, code: int) -> bool:
+    """The SDK's own "Connection closed" (-32000, a code servers use for their errors too)."""
+    return bool(exc.code == code and str(exc.message).strip().lower() == "connection closed")
 
 
 def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float,
-                     stderr: str = "", garbage: Sequence[str] = ()) -> str:
-    """A one-line, redacted reason for a failed server."""
+                     stderr: str = "", garbage: Sequence[str] = (),
+                     sdk_log: Sequence[str] = ()) -> str:
+    """A one-line, redacted reason for a failed server (redacted before anything is cut)."""
     import httpx2
     from mcp.shared.exceptions import MCPError
     from mcp_types import CONNECTION_CLOSED
     from pydantic import ValidationError
 
     exc = _leaf(exc)
+    stderr = config.redact(stderr)
     if garbage:
-        reason = f"wrote non-MCP output on stdout: {_one_line(garbage[0], 80)!r}"
+        reason = f"wrote non-MCP output on stdout: {_one_line(config.redact(garbage[0]), 80)!r}"
     elif isinstance(exc, TimeoutError):
         reason = f"no answer within {timeout:g} s"
+    elif isinstance(exc, FileNotFoundError) and config.cwd and not os.path.isdir(config.cwd):
+        reason = f"cannot start {config.command!r}: working directory {config.cwd!r} not found"
     elif isinstance(exc, FileNotFoundError):
         reason = f"cannot start {config.command!r}: command not found"
     elif isinstance(exc, PermissionError):
@@ -184,7 +258,7 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
     elif isinstance(exc, OSError):
         reason = f"cannot start {config.command!r}: {exc.strerror or exc}"
     elif isinstance(exc, MCPError):
-        if exc.code == CONNECTION_CLOSED:
+        if _closed(exc, CONNECTION_CLOSED):
             reason = "server closed the connection" + ("" if stderr else " (no stderr output)")
         else:
             reason = f"server error {exc.code}: {exc.message}"
@@ -198,6 +272,9 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
         reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     if stderr and not garbage:
         reason += f"; stderr: {_one_line(stderr, 120)}"
+    if sdk_log:
+        reason += (f"; the MCP SDK logged {len(sdk_log)} message(s), first: "
+                   f"{_one_line(config.redact(sdk_log[0]), 80)}")
     return _one_line(config.redact(reason))
 
 
@@ -215,6 +292,7 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
 
     if config.problem:
         raise ValueError(config.problem)
+    _bound_sdk_shutdown()
     async with AsyncExitStack() as stack:
         transport: Any
         if config.transport == "stdio":
@@ -238,6 +316,24 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
         yield await stack.enter_async_context(client)
 
 
+def _bound_sdk_shutdown() -> None:
+    """Shorten the SDK's stdio shutdown waits (module settings it reads at each shutdown)."""
+    import mcp.client.stdio as sdk_stdio
+
+    for name, seconds in (("PROCESS_TERMINATION_TIMEOUT", STDIN_CLOSE_GRACE),
+                          ("FORCE_KILL_TIMEOUT", SIGTERM_GRACE)):
+        current = getattr(sdk_stdio, name, None)
+        if isinstance(current, int | float) and current > seconds:
+            setattr(sdk_stdio, name, seconds)
+
+
+def capped_timeout(own: float | None, cap: float | None) -> float:
+    """A server's own timeout, never above the command's (``--timeout`` caps every
+    per-server value; a non-finite or non-positive value counts as unset)."""
+    values = [v for v in (own, cap) if v is not None and 0 < v < float("inf")]
+    return min(values) if values else DEFAULT_TIMEOUT
+
+
 async def list_all_tools(client: Client) -> list[types.Tool]:
     """``tools/list`` over every page, following ``nextCursor``."""
     tools: list[types.Tool] = []
@@ -257,20 +353,16 @@ async def list_all_tools(client: Client) -> list[types.Tool]:
 
 def _specs(config: ServerConfig, tools: Sequence[types.Tool]) -> tuple[tuple[ToolSpec, ...],
                                                                        tuple[str, ...]]:
-    specs: list[ToolSpec] = []
-    warnings: list[str] = []
-    names: set[str] = set()
-    for tool in tools:
-        if tool.name in names:
-            warnings.append(f"{config.name}: duplicate tool {tool.name!r} skipped")
-            continue
-        names.add(tool.name)
-        if not config.keeps(tool.name):
-            continue
-        schema = tool.input_schema if isinstance(tool.input_schema, Mapping) else None
-        specs.append(ToolSpec(tool.name, tool.description or "",
-                              schema or {"type": "object", "properties": {}}))
-    return tuple(specs), tuple(warnings)
+    """The server's tools through the same entry checks as a catalog file's (names, sizes,
+    schema depth, Unicode, duplicates and exposed-name collisions), each skip warned."""
+    from .catalog_file import _Reader
+
+    raw = [{"name": tool.name, "description": tool.description,
+            "inputSchema": tool.input_schema if isinstance(tool.input_schema, Mapping) else None}
+           for tool in tools if not isinstance(tool.name, str) or config.keeps(tool.name)]
+    reader = _Reader(f"server {config.name}", lossy=False)
+    specs = reader.tools(raw, "tools/list", Toolset(name=config.name, kind="mcp"), {})
+    return specs, tuple(config.redact(w) for w in reader.warnings)
 
 
 def error_toolset(config: ServerConfig, reason: str) -> Toolset:
@@ -283,9 +375,11 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
     faults (only for cancellation): a failure becomes an ``ERROR`` toolset."""
     if config.problem:
         return ServerListing(error_toolset(config, config.problem))
-    limit = config.connect_timeout or timeout
+    limit = capped_timeout(config.connect_timeout, timeout)
     started = anyio.current_time()
     garbage = _Garbage()
+    sdk_log: list[str] = []
+    _SERVER_LOG.set(sdk_log)
     with tempfile.TemporaryFile() as stderr:
         try:
             with anyio.fail_after(limit):
@@ -307,13 +401,14 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
                     tg.cancel_scope.cancel()
         except Exception as exc:  # noqa: BLE001 - every server fault becomes an error row
             reason = describe_failure(exc, config, timeout=limit, stderr=_stderr_tail(stderr),
-                                      garbage=garbage.lines)
+                                      garbage=garbage.lines, sdk_log=sdk_log)
             return ServerListing(error_toolset(config, reason),
                                  seconds=anyio.current_time() - started)
     specs, warnings = _specs(config, tools)
     if garbage.lines:
+        first = _one_line(config.redact(garbage.lines[0]), 80)
         warnings += (config.redact(f"{config.name}: ignored {len(garbage.lines)} non-MCP "
-                                   f"line(s) on stdout, first: {_one_line(garbage.lines[0], 80)!r}"),)
+                                   f"line(s) on stdout, first: {first!r}"),)
     toolset = Toolset(name=config.name, kind="mcp", tools=specs, status=ToolsetStatus.CONNECTED,
                       origin=config.describe(), server_version=(info.version if info else "") or "")
     return ServerListing(toolset, warnings, anyio.current_time() - started)

@@ -7,6 +7,7 @@ them: every description and error string that mentions a server goes through her
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
@@ -35,7 +36,15 @@ _TOKEN_SHAPES = re.compile(
 )
 
 
-_SENSITIVE_EXACT = frozenset({"key", "pass", "pw", "code", "jwt", "sid"})
+_SENSITIVE_EXACT = frozenset({"key", "pass", "pw", "code", "jwt", "sid", "pat"})
+#: A word of prose after ``token:`` / ``Token`` ("token: expired", "credentials: permission
+#: denied") is not a secret value.
+_PROSE_WORD = re.compile(r"[a-z]+")
+#: A URL path segment that looks like a token (``/mcp/<token>/sse``).
+_PATH_TOKEN = re.compile(r"(?=[A-Za-z0-9_~.-]*\d)(?=[A-Za-z0-9_~.-]*[A-Za-z])[A-Za-z0-9_~.-]{16,}")
+_URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>()\[\]{}]+")
+#: Short secrets made of letters and digits only are matched as whole words.
+_WORDLIKE = re.compile(r"[A-Za-z0-9]{1,11}")
 
 
 def is_sensitive_name(name: str) -> bool:
@@ -44,18 +53,72 @@ def is_sensitive_name(name: str) -> bool:
     return bare in _SENSITIVE_EXACT or bool(_SENSITIVE_NAME.search(name))
 
 
+def secret_forms(secret: str) -> set[str]:
+    """Every way a secret may be printed: raw, JSON-escaped (both ``ensure_ascii`` modes),
+    repr-escaped, and with its whitespace folded (as a one-line message folds it)."""
+    forms = {secret, json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1],
+             repr(secret)[1:-1], " ".join(secret.split())}
+    forms.add(repr(secret.replace("'", '"'))[1:-1])
+    return {f for f in forms if len(f) >= MIN_SECRET_LEN}
+
+
+def _replace_secret(text: str, form: str) -> str:
+    if _WORDLIKE.fullmatch(form):  # a short word-like secret: whole words only
+        pattern = rf"(?<![A-Za-z0-9]){re.escape(form)}(?![A-Za-z0-9])"
+        return re.sub(pattern, REDACTED, text)
+    return text.replace(form, REDACTED)
+
+
+def _key_value(match: re.Match[str]) -> str:
+    value, sep = match.group("value"), match.group("sep")
+    if sep.rstrip() != sep.strip() or (sep.strip() == ":" and sep.endswith((" ", "\t"))):
+        if _PROSE_WORD.fullmatch(value):
+            return match.group(0)
+    return f"{match.group('key')}{sep}{REDACTED}"
+
+
+def _bearer(match: re.Match[str]) -> str:
+    word, _, value = match.group(0).partition(" ")
+    if match.group(1).lower() == "token" and _PROSE_WORD.fullmatch(value.strip()):
+        return match.group(0)
+    return f"{match.group(1)} {REDACTED}"
+
+
+def looks_secret(value: str) -> bool:
+    """Whether a value under a harmless-looking name still looks like a credential: long, with
+    letters and digits, not a path or a URL (``LOG_LEVEL=debug`` is not a secret, and
+    treating it as one would blank the word out of every message)."""
+    value = value.strip()
+    if len(value) < 8 or value.startswith(("/", ".", "~")) or "://" in value or " " in value:
+        return False
+    return bool(re.search(r"\d", value)) and bool(re.search(r"[A-Za-z]", value)) or \
+        bool(_TOKEN_SHAPES.fullmatch(value))
+
+
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
-    """Scrub *text*: every known secret value, bearer tokens, URL credentials, ``key=value``
-    pairs with a secret-looking key, and well-known token shapes."""
+    """Scrub *text*: every known secret value in every printed form, bearer tokens, URL
+    credentials and path tokens, ``key=value`` pairs with a secret-looking key, and
+    well-known token shapes. Redact *before* cutting or folding a line, never after."""
     out = str(text)
-    for secret in sorted({s for s in secrets if s and len(s) >= MIN_SECRET_LEN}, key=len,
-                         reverse=True):
-        out = out.replace(secret, REDACTED)
+    forms = {form for s in secrets if s and len(s) >= MIN_SECRET_LEN for form in secret_forms(s)}
+    for form in sorted(forms, key=len, reverse=True):
+        out = _replace_secret(out, form)
+    out = _URL_IN_TEXT.sub(lambda m: _redact_url_path(m.group(0)), out)
     out = _USERINFO.sub(lambda m: f"{m.group('scheme')}{REDACTED}@", out)
-    out = _BEARER.sub(lambda m: f"{m.group(1)} {REDACTED}", out)
-    out = _KEY_VALUE.sub(lambda m: f"{m.group('key')}{m.group('sep')}{REDACTED}", out)
+    out = _BEARER.sub(_bearer, out)
+    out = _KEY_VALUE.sub(_key_value, out)
     out = _TOKEN_SHAPES.sub(REDACTED, out)
     return out
+
+
+def _redact_url_path(url: str) -> str:
+    scheme, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    if not slash:
+        return url
+    path, q, query = path.partition("?")
+    parts = [REDACTED if _PATH_TOKEN.fullmatch(p) else p for p in path.split("/")]
+    return f"{scheme}{sep}{host}/{'/'.join(parts)}{q}{query}"
 
 
 def redact_url(url: str) -> str:
@@ -73,7 +136,8 @@ def redact_url(url: str) -> str:
             safe="*",
             quote_via=quote,
         )
-    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+    path = "/".join(REDACTED if _PATH_TOKEN.fullmatch(p) else p for p in parts.path.split("/"))
+    return urlunsplit((parts.scheme, netloc, path, query, ""))
 
 
 def url_secrets(url: str) -> tuple[str, ...]:
@@ -90,6 +154,7 @@ def url_secrets(url: str) -> tuple[str, ...]:
     for key, value in parse_qsl(parts.query, keep_blank_values=True):
         if value and (is_sensitive_name(key) or len(value) >= 24):
             found.append(value)
+    found.extend(p for p in parts.path.split("/") if _PATH_TOKEN.fullmatch(p))
     return tuple(found)
 
 

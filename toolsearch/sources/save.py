@@ -8,20 +8,16 @@
 * Before anything is written, the new text is parsed again and compared with the old one:
   if anything but ``tools.tool_search`` would differ, the save is refused.
 * The write is atomic (a temp file in the same folder, then ``os.replace``), keeps the
-  file's mode, and the previous content is copied to ``config.yaml.bak`` beside it (one
-  backup, replaced by each save that changes something). A symlinked config is written
+  file's owner, group and mode, refuses a read-only file, and the previous content is copied
+  to ``config.yaml.bak`` beside it (one backup, replaced by each save that changes something,
+  never written through a symlink; see :mod:`.filesafe`). A symlinked config is written
   through to its target. Nothing to change means nothing is written.
 * A file that cannot be read or parsed is refused with :class:`SourceError`, untouched.
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
-import os
-import shutil
-import stat
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +29,8 @@ from toolsearch.config import CONFIG_KEYS, ToolSearchConfig
 from toolsearch.tooldefs import thaw
 
 from .errors import SourceError
+from .filesafe import atomic_replace, check_writable, write_backup
+from .safe_yaml import YamlRefused, load_yaml
 
 BACKUP_SUFFIX = ".bak"
 
@@ -49,10 +47,6 @@ class SaveResult:
     @property
     def changed(self) -> bool:
         return bool(self.changed_keys)
-
-
-def backup_path_for(path: Path) -> Path:
-    return path.with_name(path.name + BACKUP_SUFFIX)
 
 
 def clamped_values(values: Mapping[str, Any], current: Mapping[str, Any] | None = None,
@@ -128,9 +122,13 @@ def _rt_yaml(text: str) -> tuple[Any, Any]:
 
 def _plain(text: str) -> Any:
     try:
-        return yaml.safe_load(text)
+        return load_yaml(text)
     except yaml.YAMLError as exc:
         raise SourceError(f"not valid YAML: {str(exc).splitlines()[0]}") from None
+    except YamlRefused as exc:
+        raise SourceError(str(exc)) from None
+    except (ValueError, RecursionError) as exc:
+        raise SourceError(f"refused: cannot load ({type(exc).__name__})") from None
 
 
 def _without_block(data: Any) -> Any:
@@ -184,22 +182,6 @@ def _update(data: Any, values: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
         block[key] = value
         changed[key] = value
     return data, changed
-
-
-def _atomic_write(path: Path, data: bytes, mode: int | None) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 # --------------------------------------------------------------------------- text splice
@@ -404,13 +386,10 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
     shown = Path(config_path)
     path = shown.resolve() if shown.is_symlink() else shown
     raw = b""
-    mode: int | None = None
     if path.exists():
-        try:
-            raw = path.read_bytes()
-            mode = stat.S_IMODE(path.stat().st_mode)
-        except OSError as exc:
-            raise SourceError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+        from .catalog_file import _read_bounded
+
+        raw = _read_bounded(path)  # a regular file under the size limit, or refused
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -430,7 +409,10 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
     if not changed:
         return SaveResult(shown, None, ())
     block = _plain_value(document["tools"]["tool_search"])
-    candidates = [_splice(text, original, block, changed, _step(original))]
+    try:  # a shape the splice does not know (merge keys `<<: *base`, ...): dump in full
+        candidates = [_splice(text, original, block, changed, _step(original))]
+    except (KeyError, IndexError, AttributeError, TypeError):
+        candidates = [None]
     buffer = io.StringIO()
     rt.dump(document, buffer)
     candidates.append(buffer.getvalue())
@@ -442,9 +424,7 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
     if crlf:
         new_text = new_text.replace("\n", "\r\n")
     data = (("\ufeff" if bom else "") + new_text).encode("utf-8")
-    backup = None
-    if path.exists():
-        backup = backup_path_for(path)
-        shutil.copy2(path, backup)
-    _atomic_write(path, data, mode)
+    check_writable(path, shown)
+    backup = write_backup(path, shown=shown)
+    atomic_replace(path, data, shown=shown)
     return SaveResult(shown, backup, tuple(changed))

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from toolsearch.sources.errors import SourceError
+from toolsearch.sources.filesafe import atomic_replace, write_backup
 from toolsearch.sources.redact import redact_text
 from toolsearch.tooldefs import thaw
 from toolsearch.toolsets import Toolset, ToolsetStatus, Workspace
@@ -147,38 +147,70 @@ def format_for(path: Path) -> str:
     raise SourceError(f"{path}: cannot write a catalog here: use a .yaml, .yml or .json file name")
 
 
-def write_catalog_file(workspace: Workspace, path: Path, *, name: str | None = None) -> None:
-    """Write ``workspace`` to ``path`` (YAML for .yaml/.yml, JSON for .json) atomically:
-    a temporary file in the same folder, then ``os.replace``."""
+def write_catalog_file(workspace: Workspace, path: Path, *, name: str | None = None,
+                       sources: Sequence[str] = (), force: bool = False) -> Path | None:
+    """Write ``workspace`` to ``path`` (YAML for .yaml/.yml, JSON for .json) atomically.
+
+    The operator's files are never clobbered: an output that is one of the *sources*, or an
+    existing file that is not a catalog, is refused unless *force* (and then a ``.bak`` copy is
+    kept). Returns the backup's path, if one was made."""
     path = Path(path)
     text = catalog_text(workspace, fmt=format_for(path), name=name or workspace.name or path.stem)
+    backup_needed = check_output(path, sources, force=force)
+    backup = write_backup(path) if backup_needed else None
     atomic_write_text(path, text)
+    return backup
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_output(path: Path, sources: Sequence[str] = (), *, force: bool = False) -> bool:
+    """Whether writing *path* would replace something worth a backup; SourceError when it
+    must not be replaced (a SOURCE of this very snapshot, or a file that is not a catalog)
+    and *force* is not given."""
+    from .catalog_file import read_document
+    from .detect import resolve_path
+
+    if not os.path.lexists(path):
+        return False
+    if os.path.isdir(path):
+        raise SourceError(f"{path}: cannot write: is a directory; name a file to write")
+    for spec in sources:
+        try:
+            source = resolve_path(str(spec))
+        except SourceError:
+            continue
+        if _same_file(source, path):
+            if force:
+                return True
+            raise SourceError(f"{path}: is one of the SOURCEs of this snapshot; refusing to "
+                              "overwrite it (write elsewhere, or add --force to replace it "
+                              "and keep a .bak copy)")
+    try:
+        data, _, _ = read_document(path)
+        is_catalog = isinstance(data, Mapping) and isinstance(data.get("toolsets"), list) \
+            and not isinstance(data.get("mcp_servers"), Mapping)
+    except SourceError:
+        is_catalog = False
+    if is_catalog:
+        return False
+    if force:
+        return True
+    raise SourceError(f"{path}: exists and is not a catalog file; refusing to overwrite it "
+                      "(add --force to replace it and keep a .bak copy)")
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write UTF-8 text through a temporary file and ``os.replace`` (keeps an existing mode)."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
+    """Write UTF-8 text through a temporary file and ``os.replace`` (keeps an existing mode,
+    owner and group; the temporary file never outlives a failure)."""
     try:
-        mode = path.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise SourceError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise SourceError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise SourceError(f"{path}: cannot write: text is not valid Unicode ({exc.reason})"
+                          ) from None
+    atomic_replace(Path(path), data)

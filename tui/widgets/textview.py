@@ -13,6 +13,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from toolsearch.textsafe import shown
+
 
 def wrap_lines(text: str, width: int) -> list[str]:
     """Soft-wrap at spaces (hard-wrap a word longer than the width); keeps blank lines."""
@@ -72,7 +74,7 @@ class TextView(ScrollView, can_focus=True):
         if key == self._wrapped_for:
             return
         self._wrapped_for = key
-        self._lines = wrap_lines(self.text, width) if self.text else []
+        self._lines = wrap_lines(shown(self.text), width) if self.text else []  # escapes shown
         longest = max((len(s) for s in self._lines), default=0)
         self.virtual_size = Size(min(longest, width), len(self._lines))
         self.refresh()

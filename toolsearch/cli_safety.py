@@ -1,0 +1,151 @@
+"""The CLI's failure model: one line and exit status 1 for every error (argparse's too),
+checked numbers, ``ARGS_JSON`` without non-finite numbers, SIGTERM handled like Ctrl-C, and
+output streams that can print anything a source holds (escaped, never raw, never a crash)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import signal
+import sys
+from collections.abc import Callable
+from typing import IO, Any, NoReturn
+
+from .textsafe import shown
+
+#: Digits kept from a ``--set`` number: more would only be clamped (and Python refuses to
+#: parse integers of over 4,300 digits).
+MAX_SET_DIGITS = 18
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit status 1 (never the
+    multi-line usage dump and status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        where = self.prog.removeprefix("toolsearch").strip()
+        hint = f" (see toolsearch {where + ' ' if where else ''}--help)"
+        sys.stderr.write(f"toolsearch: error: {shown(message, one_line=True)}{hint}\n")
+        sys.exit(1)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1 (``--context``)."""
+    try:
+        value = int(text.strip()) if len(text) < 40 else None
+    except ValueError:
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not an integer: {shown(text[:40], one_line=True)!r}")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return value
+
+
+def finite_seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds (``--timeout``)."""
+    try:
+        value = float(text) if len(text) < 40 else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(
+            f"must be a positive number of seconds (got {shown(text[:40], one_line=True)!r})")
+    return value
+
+
+_LONG_NUMBER = re.compile(r"^(\s*[+-]?)(\d[\d_]*)(\.\d*)?(\s*)$")
+
+
+def bounded_assignment(text: str) -> str:
+    """``KEY=VALUE`` with an over-long number cut to :data:`MAX_SET_DIGITS` digits of nines,
+    so the value clamps as ``--set`` promises instead of failing to parse."""
+    key, sep, value = text.partition("=")
+    match = _LONG_NUMBER.match(value)
+    if not sep or not match or len(match.group(2).replace("_", "")) <= MAX_SET_DIGITS:
+        return text
+    return f"{key}={match.group(1)}{'9' * MAX_SET_DIGITS}{match.group(4)}"
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number (non-finite numbers are refused)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:20]}… is out of range (non-finite numbers are refused)"
+                         if len(text) > 20 else
+                         f"number {text} is out of range (non-finite numbers are refused)")
+    return value
+
+
+def parse_args_json(raw: str) -> Any:
+    """``json.loads`` that refuses ``NaN``/``Infinity``, out-of-range floats, integers of over
+    4,300 digits and nesting too deep to handle; raises ValueError with one line."""
+    try:
+        return json.loads(raw, parse_constant=_no_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+                         ) from None
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except ValueError as exc:
+        raise ValueError(str(exc).splitlines()[0] if str(exc) else "invalid number") from None
+
+
+class EscapingStream:
+    """A text stream that escapes control characters and lone surrogates before writing
+    (for human-readable output; JSON output is already escaped by ``json.dumps``)."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(shown(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def harden_streams(*, escape_stdout: bool) -> Callable[[], None]:
+    """Never crash printing (a lone surrogate prints as ``\\udxxx``) and never pass a
+    terminal escape through: stderr always, stdout for text output. Returns a function that
+    puts the original streams back."""
+    saved = (sys.stdout, sys.stderr)
+
+    def restore() -> None:
+        sys.stdout, sys.stderr = saved
+
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # pragma: no cover - a detached stream
+                pass
+    if not isinstance(sys.stderr, EscapingStream):
+        sys.stderr = EscapingStream(sys.stderr)  # type: ignore[assignment]
+    if escape_stdout and not isinstance(sys.stdout, EscapingStream):
+        sys.stdout = EscapingStream(sys.stdout)  # type: ignore[assignment]
+    return restore
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    del signum, frame
+    # The same path as Ctrl-C: the event loop cancels, every started server is stopped.
+    if callable(signal.getsignal(signal.SIGINT)):
+        signal.raise_signal(signal.SIGINT)
+    else:  # SIGINT ignored (a background job): interrupt directly
+        raise KeyboardInterrupt
+
+
+def handle_sigterm() -> None:
+    """SIGTERM stops the command like SIGINT does (servers reaped, exit status 130)."""
+    try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # pragma: no cover - not the main thread
+        pass

@@ -1,0 +1,114 @@
+"""Where ``tune --save`` may write: only a Hermes ``config.yaml`` (its ``tools.tool_search``)
+or a catalog file's own top-level ``tool_search``. A client config (Claude Desktop, Cursor,
+VS Code), a JSON file, a server dump or any other file is refused: writing a YAML block into
+it would rewrite it in another format or add a key nothing reads."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .detect import CATALOG, HERMES, KIND_LABELS, detect_kind
+from .errors import SourceError
+from .filesafe import atomic_replace, check_writable, write_backup
+from .save import SaveResult, _plain, _plain_value, _rt_yaml, clamped_values, save_tool_search_block
+
+YAML_SUFFIXES = (".yaml", ".yml")
+CATALOG_BLOCK = "tool_search (the catalog's own, top level)"
+
+
+def save_kind(path: Path) -> str:
+    """``"hermes"`` or ``"catalog"`` for a file ``tune --save`` may write; SourceError
+    naming what the file is otherwise."""
+    from .catalog_file import read_document
+
+    path = Path(path)
+    if not path.is_file():
+        raise SourceError(f"{path}: not a file; --save writes an existing Hermes config.yaml")
+    data, _, lossy = read_document(path)
+    kind = detect_kind(data)
+    if kind not in (HERMES, CATALOG) or path.suffix.lower() not in YAML_SUFFIXES:
+        what = f"a {KIND_LABELS[kind]}" if kind else "not a Hermes config or a catalog"
+        if kind in (HERMES, CATALOG):
+            what = f"a {KIND_LABELS[kind]} in {path.suffix or 'no'} format, not YAML"
+        raise SourceError(f"{path}: is {what}; refusing to write a tool_search block into it "
+                          "(--save writes only a Hermes config.yaml or a YAML catalog)")
+    if lossy:
+        raise SourceError(f"{path}: not valid UTF-8; refusing to rewrite it")
+    return "catalog" if kind == CATALOG else "hermes"
+
+
+def save_into(path: Path, values: Mapping[str, Any]) -> tuple[SaveResult, str]:
+    """Save *values* where this file keeps them; returns (result, the block written)."""
+    if save_kind(path) == "hermes":
+        return save_tool_search_block(path, values), "tools.tool_search"
+    return save_catalog_block(path, values), CATALOG_BLOCK
+
+
+def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResult:
+    """Write *values* (clamped) into a catalog's top-level ``tool_search`` (round-trip: other
+    keys and comments kept; verified before anything is written; backup and atomic write)."""
+    shown = Path(config_path)
+    path = shown.resolve() if shown.is_symlink() else shown
+    text = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+    try:
+        before = _plain(text)
+        rt, document = _rt_yaml(text)
+    except SourceError as exc:
+        raise SourceError(f"{shown}: {exc}") from None
+    from ruamel.yaml.comments import CommentedMap
+
+    block = document.get("tool_search")
+    if not isinstance(block, dict):
+        block = CommentedMap()
+        document["tool_search"] = block
+    current = _plain_value(block)
+    changed = {k: v for k, v in clamped_values(values, current).items()
+               if v is not None and current.get(k) != v}
+    if not changed:
+        return SaveResult(shown, None, ())
+    block.update(changed)
+    wanted = _plain_value(block)
+    buffer = io.StringIO()
+    rt.dump(document, buffer)
+    keep = {k: v for k, v in (before or {}).items() if k != "tool_search"}
+
+    def kept(candidate: str | None) -> bool:
+        if candidate is None:
+            return False
+        after = _plain(candidate)
+        return isinstance(after, dict) and after.get("tool_search") == wanted and \
+            {k: v for k, v in after.items() if k != "tool_search"} == keep
+
+    new_text = next((c for c in (_splice_top_level(text, wanted), buffer.getvalue())
+                     if kept(c)), None)
+    if new_text is None:
+        raise SourceError(f"{shown}: refusing to save: the rewrite would not keep every other "
+                          "key exactly as it was")
+    check_writable(path, shown)
+    backup = write_backup(path, shown=shown)
+    atomic_replace(path, new_text.encode("utf-8"), shown=shown)
+    return SaveResult(shown, backup, tuple(changed))
+
+
+def _splice_top_level(text: str, block: Mapping[str, Any]) -> str | None:
+    """The text with one line changed: a one-line top-level ``tool_search:`` replaced, or a
+    new one inserted before ``toolsets:``. None for any other shape (the caller then dumps
+    the round-trip document)."""
+    import yaml
+
+    line = "tool_search: " + yaml.safe_dump(dict(block), default_flow_style=True,
+                                            width=10**6, sort_keys=False).strip() + "\n"
+    lines = text.splitlines(keepends=True)
+    for i, current in enumerate(lines):
+        if current.startswith("tool_search:"):
+            rest = current[len("tool_search:"):].split(" #")[0].strip()
+            if not (rest.startswith("{") and rest.endswith("}")):
+                return None
+            return "".join(lines[:i] + [line] + lines[i + 1:])
+    for i, current in enumerate(lines):
+        if current.startswith("toolsets:"):
+            return "".join(lines[:i] + [line] + lines[i:])
+    return None
