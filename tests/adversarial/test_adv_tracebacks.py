@@ -51,7 +51,7 @@ def test_deep_schema_skips_the_entry_not_the_folder(tmp_path: Path) -> None:
     run = cli("assemble", str(folder), "--json")
     assert run.returncode == 0, run
     names = {t["name"] for t in run.json()["toolsets"]}  # type: ignore[index]
-    assert names == {"s0", "s1", "s2", "s3", "s4", "deep"}
+    assert names == {"mcp-s0", "mcp-s1", "mcp-s2", "mcp-s3", "mcp-s4", "mcp-deep"}
     assert "deep.json: tools.tools[0] (deep/t): skipped: inputSchema is nested too deeply" \
         in run.stderr
     assert "deeper.json: skipped:" in run.stderr
