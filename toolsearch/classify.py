@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .profile import Profile, ProfileLike, as_profile
-from .tooldefs import ContentCache, content_key, def_pass
+from .tooldefs import ContentCache, content_key, def_pass, remember_json
 
 BRIDGE_TOOL_NAMES: frozenset[str] = frozenset({"tool_search", "tool_describe", "tool_call"})
 
@@ -306,9 +306,14 @@ def classify_tools(
     with def_pass():
         key = content_key(defs, rules.name, reg.fingerprint, defer)
         split = _classify_cache.get_or_make(key, lambda: _classify(defs, reg, defer, rules))
-    if not split.made_from(defs):
-        split = split.for_defs(defs)  # equal content, other objects: these from now on
-        _classify_cache.put(key, split)
+        if not split.made_from(defs):
+            split = split.for_defs(defs)  # equal content, other objects: these from now on
+            _classify_cache.put(key, split)
+        if key is not None:  # the deferrable defs' JSON, for the keys of the steps after
+            statuses = [r[1] for r in split.rules]
+            remember_json(split.deferrable, tuple(
+                j for j, status in zip(key[-1], statuses, strict=True)
+                if status is Status.DEFERRED))
     return split
 
 

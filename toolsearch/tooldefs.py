@@ -344,6 +344,14 @@ def _defs_json(defs: Sequence[Any]) -> tuple[str, ...]:
     return jsons
 
 
+def remember_json(defs: Sequence[Any], jsons: tuple[str, ...]) -> None:
+    """Inside a pass: ``defs`` (a subset the caller built from defs just looked at) has these
+    JSONs, so a content key over it needs no second look at each def."""
+    current = _pass.get()
+    if current is not None:
+        current.seqs[id(defs)] = (defs, jsons)
+
+
 def _pass_json(defs: Sequence[Any], current: _Pass) -> tuple[str, ...]:
     """:func:`compact` of every def inside a pass: the hot loop of an unchanged plain list
     (a memo hit or one ``==`` per def), kept inline."""
@@ -362,7 +370,11 @@ def _pass_json(defs: Sequence[Any], current: _Pass) -> tuple[str, ...]:
             continue
         seen = seen_get(key)
         snapshot = seen.snapshot if seen is not None and seen.obj is d else None
-        if snapshot is not None and _same(snapshot, d):
+        try:
+            unchanged = snapshot is not None and snapshot == d
+        except Exception:  # an odd value's __eq__: count it as changed
+            unchanged = False
+        if unchanged:
             text = seen.json  # type: ignore[union-attr]
         else:
             text = _verified_json(d)

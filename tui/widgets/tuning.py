@@ -196,8 +196,8 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         event.stop()
         widget_id = event.select.id or ""
         value = event.value
-        if value is Select.NULL:
-            return
+        if value is Select.NULL or value != event.select.value:
+            return  # a stale change (the initial value posted at mount, since synced away)
         if widget_id == "tune-profile":
             self.post_message(self.ProfileChanged(self, str(value)))
         elif widget_id == "tune-context-preset":
