@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextvars
 import re
-import re._parser as _sre_parse  # Python 3.11+: the parser behind re.compile
+import re._parser as _sre_parse  # type: ignore[import-not-found]  # (3.11+: re.compile's parser)
 from functools import lru_cache
 from typing import Any
 
