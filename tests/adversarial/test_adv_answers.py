@@ -28,7 +28,8 @@ def test_real_reasons_for_failed_servers(tmp_path: Path, marker: str) -> None:
     })
     run = cli("assemble", str(config), "--timeout", "15", "--json", timeout=15 + SLACK + 10)
     assert run.returncode == 0, run
-    rows = {t["name"]: t["error"] for t in run.json()["toolsets"]}  # type: ignore[index]
+    rows = {t["name"].removeprefix("mcp-"): t["error"]  # a server's or its registry name
+            for t in run.json()["toolsets"]}  # type: ignore[index]
     assert rows["licensed"] == "server error -32000: license expired for org acme"
     assert "working directory" in rows["nowhere"] and "not found" in rows["nowhere"]
     assert "command not found" not in rows["nowhere"]
