@@ -128,9 +128,9 @@ def harden_streams(*, escape_stdout: bool) -> Callable[[], None]:
             except (ValueError, OSError):  # pragma: no cover - a detached stream
                 pass
     if not isinstance(sys.stderr, EscapingStream):
-        sys.stderr = EscapingStream(sys.stderr)  # type: ignore[assignment]
+        sys.stderr = EscapingStream(sys.stderr)
     if escape_stdout and not isinstance(sys.stdout, EscapingStream):
-        sys.stdout = EscapingStream(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = EscapingStream(sys.stdout)
     return restore
 
 

@@ -14,13 +14,9 @@ from __future__ import annotations
 
 import contextvars
 import re
+import re._parser as _sre_parse  # type: ignore[import-not-found]  # (3.11+: re.compile's parser)
 from functools import lru_cache
 from typing import Any
-
-try:  # Python 3.11+
-    import re._parser as _sre_parse  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
 
 #: Longest value a risky pattern is run on (2^16 backtracking steps at worst).
 SAFE_LENGTH = 16
@@ -35,39 +31,44 @@ def _unbounded(max_count: int) -> bool:
     return max_count > 1
 
 
+def _parts(name: str, av: Any) -> list[Any]:
+    """The sub-patterns of one parsed item (groups, lookarounds, alternatives)."""
+    if name == "SUBPATTERN":
+        return [av[-1]]
+    if name == "ATOMIC_GROUP":
+        return [av]
+    if name in ("ASSERT", "ASSERT_NOT"):
+        return [av[1]]
+    if name == "BRANCH":
+        return list(av[1])
+    return []
+
+
+def _has_alternation(body: Any) -> bool:
+    return any(str(op) == "BRANCH" or (str(op) == "SUBPATTERN" and any(
+        str(inner) == "BRANCH" for inner, _ in av[-1])) for op, av in body)
+
+
 def _walk(parsed: Any, inside_repeat: bool) -> str:
     for op, av in parsed:
         name = str(op)
-        if name == "GROUPREF" or name == "GROUPREF_EXISTS":
+        if name in ("GROUPREF", "GROUPREF_EXISTS"):
             return "a backreference"
         if name in _REPEATS:
             _min, max_count, body = av
-            if inside_repeat and _unbounded(max_count):
+            unbounded = _unbounded(max_count)
+            if inside_repeat and unbounded:
                 return "nested quantifiers"
-            found = _walk(body, inside_repeat or _unbounded(max_count))
+            found = _walk(body, inside_repeat or unbounded)
             if found:
                 return found
-            if _unbounded(max_count) and any(str(o) == "BRANCH" or (
-                    str(o) == "SUBPATTERN" and any(str(x) == "BRANCH" for x, _ in a[-1]))
-                    for o, a in body):
+            if unbounded and _has_alternation(body):
                 return "a quantified alternation"
-        elif name == "SUBPATTERN":
-            found = _walk(av[-1], inside_repeat)
+            continue
+        for part in _parts(name, av):
+            found = _walk(part, inside_repeat)
             if found:
                 return found
-        elif name == "ATOMIC_GROUP":
-            found = _walk(av, inside_repeat)
-            if found:
-                return found
-        elif name in ("ASSERT", "ASSERT_NOT"):
-            found = _walk(av[1], inside_repeat)
-            if found:
-                return found
-        elif name == "BRANCH":
-            for branch in av[1]:
-                found = _walk(branch, inside_repeat)
-                if found:
-                    return found
     return ""
 
 
@@ -117,7 +118,8 @@ def guarded(cls: Any) -> Any:
     """A jsonschema validator class whose ``pattern`` and ``patternProperties`` are bounded."""
     from jsonschema.validators import extend
 
-    return extend(cls, {"pattern": _pattern, "patternProperties": _pattern_properties})
+    return extend(cls, {"pattern": _pattern,  # type: ignore[no-untyped-call]
+                        "patternProperties": _pattern_properties})
 
 
 def take_skipped_note() -> str:

@@ -134,8 +134,8 @@ async def load_sources_async(specs: Sequence[str], *, timeout: float = DEFAULT_T
                              profile: str = "seed") -> Workspace:
     """Load and merge every SOURCE. Live servers of all sources start together, in parallel.
 
-    ``timeout`` is the per-server connect-and-list limit (a server's own ``connect_timeout``
-    wins). ``profile`` is accepted for symmetry with the engine; sources read the same files
+    ``timeout`` is the per-server connect-and-list limit (a server's own, shorter
+    ``connect_timeout`` wins; a longer one is capped). ``profile`` is accepted for symmetry with the engine; sources read the same files
     under every profile. Raises :class:`SourceError` for a SOURCE that cannot be read or
     recognised; a failing *server* is an error row in the result, never an exception.
     """

@@ -234,6 +234,17 @@ def _closed(exc: Any, code: int) -> bool:
     return bool(exc.code == code and str(exc.message).strip().lower() == "connection closed")
 
 
+def _start_failure(exc: OSError, config: ServerConfig) -> str:
+    """Why a stdio server could not start: a missing working directory, command, ..."""
+    if isinstance(exc, FileNotFoundError) and config.cwd and not os.path.isdir(config.cwd):
+        return f"cannot start {config.command!r}: working directory {config.cwd!r} not found"
+    if isinstance(exc, FileNotFoundError):
+        return f"cannot start {config.command!r}: command not found"
+    if isinstance(exc, PermissionError):
+        return f"cannot start {config.command!r}: permission denied"
+    return f"cannot start {config.command!r}: {exc.strerror or exc}"
+
+
 def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float,
                      stderr: str = "", garbage: Sequence[str] = (),
                      sdk_log: Sequence[str] = ()) -> str:
@@ -249,14 +260,8 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
         reason = f"wrote non-MCP output on stdout: {_one_line(config.redact(garbage[0]), 80)!r}"
     elif isinstance(exc, TimeoutError):
         reason = f"no answer within {timeout:g} s"
-    elif isinstance(exc, FileNotFoundError) and config.cwd and not os.path.isdir(config.cwd):
-        reason = f"cannot start {config.command!r}: working directory {config.cwd!r} not found"
-    elif isinstance(exc, FileNotFoundError):
-        reason = f"cannot start {config.command!r}: command not found"
-    elif isinstance(exc, PermissionError):
-        reason = f"cannot start {config.command!r}: permission denied"
     elif isinstance(exc, OSError):
-        reason = f"cannot start {config.command!r}: {exc.strerror or exc}"
+        reason = _start_failure(exc, config)
     elif isinstance(exc, MCPError):
         if _closed(exc, CONNECTION_CLOSED):
             reason = "server closed the connection" + ("" if stderr else " (no stderr output)")

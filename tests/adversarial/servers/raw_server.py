@@ -67,24 +67,25 @@ def main() -> None:
     tools = json.load(open(args.tools)) if args.tools else [
         {"name": "wait", "description": "Waits.", "inputSchema": {"type": "object"}}]
     for request in requests():
-        method = request["method"]
-        if mode == "rpc-error":
-            send({"jsonrpc": "2.0", "id": request["id"],
-                  "error": {"code": -32000, "message": "license expired for org acme"}})
-            continue
-        if method == "initialize":
-            initialized(request)
-        elif method == "tools/list":
-            if mode == "slow-list":
-                continue
+        answer(request, mode, tools)
+
+
+def answer(request: dict, mode: str, tools: list) -> None:
+    method = request["method"]
+    if mode == "rpc-error":
+        send({"jsonrpc": "2.0", "id": request["id"],
+              "error": {"code": -32000, "message": "license expired for org acme"}})
+    elif method == "initialize":
+        initialized(request)
+    elif method == "tools/list":
+        if mode != "slow-list":
             send({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": tools}})
-        elif method == "tools/call":
-            if mode == "hang-call":
-                continue
+    elif method == "tools/call":
+        if mode != "hang-call":
             send({"jsonrpc": "2.0", "id": request["id"], "result": {
                 "content": [{"type": "text", "text": json.dumps(request["params"])}]}})
-        else:
-            send({"jsonrpc": "2.0", "id": request["id"], "result": {}})
+    else:
+        send({"jsonrpc": "2.0", "id": request["id"], "result": {}})
 
 
 if __name__ == "__main__":
