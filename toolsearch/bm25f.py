@@ -341,7 +341,8 @@ def _norms(index: Index, params: Params) -> tuple[tuple[float, ...], ...]:
     found = memo.get("norms")
     if found is None:
         found = tuple(
-            tuple(w / (1 - b + b * length / avg) if avg else w for length in col)
+            tuple(w / norm if (norm := 1 - b + b * length / avg if avg else 1.0) > 0 else 0.0
+                  for length in col)
             for w, b, col, avg in zip(params.weights, params.b, index.lengths, index.avg,
                                       strict=True))
         memo["norms"] = found
