@@ -149,6 +149,27 @@ def test_errors_are_one_line(catalog: Path, args: list[str], needle: str) -> Non
     assert len(lines) == 1 and needle in lines[0] and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("scope", ["hermes-core,mcp-github", "hermes-core,github"])
+def test_scope_takes_registry_names_and_bare_server_names(catalog: Path, scope: str) -> None:
+    """Toolsets are named by their registry name everywhere (``mcp-github``, as ``explain``
+    and search's ``source_name`` report them); the bare server name is an alias."""
+    data = json.loads(run("assemble", str(catalog), "--scope", scope, "--json").stdout)
+    rows = {row["name"]: row["in_scope"] for row in data["toolsets"]}
+    assert rows == {"hermes-core": True, "mcp-github": True, "mcp-calendar": False}
+    explained = json.loads(run("explain", str(catalog), "mcp__github__create_issue",
+                               "--json").stdout)
+    assert explained["toolset"] == "mcp-github"
+    out_of_scope = json.loads(run("explain", str(catalog), "mcp__calendar__create_event",
+                                  "--scope", scope, "--json", check=False).stdout)
+    assert out_of_scope["toolset"] == "mcp-calendar"
+
+
+def test_unknown_toolset_error_lists_registry_names(catalog: Path) -> None:
+    proc = run("assemble", str(catalog), "--detach", "nope", check=False)
+    assert proc.stderr.strip() == ("toolsearch: error: --detach: no toolset named 'nope' "
+                                   "(have: hermes-core, mcp-calendar, mcp-github)")
+
+
 def test_malformed_entry_warns_and_continues(tmp_path: Path) -> None:
     bad = dict(CATALOG)
     bad["toolsets"] = [*CATALOG["toolsets"],

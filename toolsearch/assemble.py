@@ -91,7 +91,7 @@ def _without_bridges(tool_defs: Sequence[Mapping[str, Any]], split: Classificati
     return tuple(d for d in tool_defs if def_name(d) not in BRIDGE_TOOL_NAMES)
 
 
-_estimate_cache: ContentCache[int] = ContentCache(16)
+_estimate_cache: ContentCache[int] = ContentCache(16, "assemble.estimate")
 
 
 def _estimate(defs: tuple[Mapping[str, Any], ...]) -> int:

@@ -15,7 +15,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .catalog import Catalog, CatalogEntry, tokenize
+from .catalog import Catalog, CatalogEntry, bm25_index
+from .profile import Profile
 
 K1 = 1.5
 B = 0.75
@@ -36,6 +37,8 @@ class Hit:
     """True when the name-substring fallback produced this hit (flat score 0.1)."""
     exact: bool = False
     """True when the ``latest`` profile's exact-name rule admitted it."""
+    fields: tuple[tuple[str, str, float], ...] = ()
+    """Per-field contributions ``(field, term, value)`` when the retrieval is fielded."""
 
     @property
     def name(self) -> str:
@@ -102,20 +105,74 @@ def search_catalog(catalog: Catalog, query: str, limit: int = 5) -> tuple[Hit, .
     """Rank the catalog for a query; the catalog's profile decides the rules."""
     if not catalog.entries or limit <= 0:
         return ()
-    if catalog.profile == "latest":
-        return _search_latest(catalog, query, limit)
-    tokens = tokenize(query, "seed")
-    if not tokens:
-        return ()
-    scores, ranked_pool, fallback = _seed_pool(catalog, query, tokens)
-    if not fallback:
-        return tuple(
-            Hit(catalog.entries[d], scores[d], _contributions(catalog, d, tokens))
-            for d in _top(scores, ranked_pool, limit)
-        )
-    zero_terms = tuple((tok, 0.0) for tok in dict.fromkeys(tokens))
-    return tuple(Hit(catalog.entries[d], FALLBACK_SCORE, zero_terms, fallback=True)
-                 for d in ranked_pool[:limit])
+    return catalog.profile.search(catalog, query, limit)
+
+
+def rank_of(catalog: Catalog, query: str, name: str) -> int | None:
+    """1-based position of ``name`` in the full ranking for ``query`` (what an unlimited
+    ``search_catalog`` would return), or None when the query does not return it at all."""
+    if not catalog.entries:
+        return None
+    return catalog.profile.retrieval.rank_of(catalog, query, name)
+
+
+class Bm25Retrieval:
+    """The seed's retrieval: BM25 with positive scores only, else the 0.1 name-substring
+    fallback (REFERENCE §5)."""
+
+    no_match_note = ("no match: no query token occurs in any deferred tool and no tool name "
+                     "contains the query")
+    not_admitted_note = ""
+
+    def build(self, entries: tuple[CatalogEntry, ...], profile: Profile) -> Catalog:
+        return bm25_index(entries, profile)
+
+    def search(self, catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
+        tokens = catalog.profile.tokenize(query)
+        if not tokens or not catalog.entries or limit <= 0:
+            return ()
+        scores, ranked_pool, fallback = _seed_pool(catalog, query, tokens)
+        if not fallback:
+            return tuple(
+                Hit(catalog.entries[d], scores[d], _contributions(catalog, d, tokens))
+                for d in _top(scores, ranked_pool, limit)
+            )
+        zero_terms = tuple((tok, 0.0) for tok in dict.fromkeys(tokens))
+        return tuple(Hit(catalog.entries[d], FALLBACK_SCORE, zero_terms, fallback=True)
+                     for d in ranked_pool[:limit])
+
+    def rank_of(self, catalog: Catalog, query: str, name: str) -> int | None:
+        tokens = catalog.profile.tokenize(query)
+        if not tokens:
+            return None
+        scores, pool, _fallback = _seed_pool(catalog, query, tokens)
+        targets = [d for d in pool if catalog.entries[d].name == name]
+        if not targets:
+            return None
+        target = min(targets, key=lambda d: (-scores[d], d))
+        key = (-scores[target], target)
+        return 1 + sum(1 for d in pool if (-scores[d], d) < key)
+
+
+class GatedBm25Retrieval:
+    """G3 retrieval: exact-name-first, the rarest-token gate and the relevance floor, BM25
+    order, no fallback (REFERENCE §12)."""
+
+    no_match_note = ("no match: the rarest query token occurs in no tool, or the relevance "
+                     "floor was not met")
+    not_admitted_note = " (rarest-token gate / relevance floor)"
+
+    def build(self, entries: tuple[CatalogEntry, ...], profile: Profile) -> Catalog:
+        return bm25_index(entries, profile)
+
+    def search(self, catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
+        if not catalog.entries or limit <= 0:
+            return ()
+        return _search_gated(catalog, query, limit)
+
+    def rank_of(self, catalog: Catalog, query: str, name: str) -> int | None:
+        hits = _search_gated(catalog, query, len(catalog.entries))
+        return next((i for i, h in enumerate(hits, 1) if h.name == name), None)
 
 
 def _seed_pool(catalog: Catalog, query: str, tokens: list[str]
@@ -128,26 +185,6 @@ def _seed_pool(catalog: Catalog, query: str, tokens: list[str]
     needle = query.lower()
     docs = [i for i, e in enumerate(catalog.entries) if needle in e.name.lower()]
     return dict.fromkeys(docs, FALLBACK_SCORE), docs, True
-
-
-def rank_of(catalog: Catalog, query: str, name: str) -> int | None:
-    """1-based position of ``name`` in the full ranking for ``query`` (what an unlimited
-    ``search_catalog`` would return), or None when the query does not return it at all."""
-    if not catalog.entries:
-        return None
-    if catalog.profile == "latest":
-        hits = _search_latest(catalog, query, len(catalog.entries))
-        return next((i for i, h in enumerate(hits, 1) if h.name == name), None)
-    tokens = tokenize(query, "seed")
-    if not tokens:
-        return None
-    scores, pool, _fallback = _seed_pool(catalog, query, tokens)
-    targets = [d for d in pool if catalog.entries[d].name == name]
-    if not targets:
-        return None
-    target = min(targets, key=lambda d: (-scores[d], d))
-    key = (-scores[target], target)
-    return 1 + sum(1 for d in pool if (-scores[d], d) < key)
 
 
 def rarest_token(catalog: Catalog, tokens: list[str]) -> str | None:
@@ -187,10 +224,10 @@ def _token_map(catalog: Catalog, tok: str) -> dict[int, float]:
     return found
 
 
-def _search_latest(catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
+def _search_gated(catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
     exact_name = query.strip().lower()
     exact = set(_exact_index(catalog).get(exact_name, ())) if exact_name else set()
-    tokens = tokenize(query, "latest")
+    tokens = catalog.profile.tokenize(query)
     admitted: list[int] = []
     per_token: dict[str, dict[int, float]] = {}
     if tokens:

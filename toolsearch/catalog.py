@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from .caches import register_cache, register_cache_fn
 from .classify import RegistryLike, as_registry, def_name
+from .profile import Profile, ProfileLike, as_profile
 from .tooldefs import ContentCache, compact, content_key, def_description, def_parameters
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
@@ -34,20 +36,30 @@ def _stemmer() -> Any:
     return stemmer
 
 
+@register_cache_fn("catalog.stem")
 @lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """English Snowball stem of a lower-case word (memoised)."""
     return str(_stemmer().stemWord(word))
 
 
-def tokenize(text: str | None, profile: str = "seed") -> list[str]:
-    """``[A-Za-z0-9]+`` lower-cased; the ``latest`` profile also stems each token."""
+def words(text: str | None) -> list[str]:
+    """``[A-Za-z0-9]+`` lower-cased (the seed tokenizer)."""
     if not text:
         return []
-    words = [m.lower() for m in _TOKEN.findall(text)]
-    if profile == "latest":
-        return [stem(w) for w in words]
-    return words
+    return [m.lower() for m in _TOKEN.findall(text)]
+
+
+def stemmed_words(text: str | None) -> list[str]:
+    """:func:`words`, each Snowball-stemmed (the latest tokenizer)."""
+    return [stem(w) for w in words(text)]
+
+
+def tokenize(text: str | None, profile: ProfileLike = "seed") -> list[str]:
+    """The profile's tokenizer (``seed``: :func:`words`; ``latest``: :func:`stemmed_words`)."""
+    if not text:
+        return []
+    return as_profile(profile).tokenize(text)
 
 
 def param_names(tool_def: Any) -> list[str]:
@@ -63,17 +75,25 @@ def source_label(source_name: str) -> str:
     return source_name[4:] if source_name.startswith("mcp-") else source_name
 
 
-def search_text(tool_def: Any, source_name: str = "", profile: str = "seed") -> str:
-    """The text a tool is indexed under: name words, description, top-level parameter names.
+def search_text(tool_def: Any, source_name: str = "", profile: ProfileLike = "seed") -> str:
+    """The text a tool is indexed under, by the profile's rule."""
+    return as_profile(profile).search_text(tool_def, source_name)
 
-    ``latest`` strips a leading ``mcp__`` and adds the source label unless the name already
-    contains it as a word.
-    """
+
+def seed_search_text(tool_def: Any, source_name: str = "") -> str:
+    """Name words, description, top-level parameter names (REFERENCE §4)."""
     name = def_name(tool_def)
     description = def_description(tool_def)
     params = " ".join(param_names(tool_def))
-    if profile != "latest":
-        return f"{name.translate(_NAME_SEPARATORS)} {description} {params}"
+    return f"{name.translate(_NAME_SEPARATORS)} {description} {params}"
+
+
+def labelled_search_text(tool_def: Any, source_name: str = "") -> str:
+    """G3: as :func:`seed_search_text`, but a leading ``mcp__`` is stripped and the source
+    label is added unless the name already contains it as a word (REFERENCE §12)."""
+    name = def_name(tool_def)
+    description = def_description(tool_def)
+    params = " ".join(param_names(tool_def))
     if name.startswith("mcp__"):
         name = name[len("mcp__"):]
     name_words = name.translate(_NAME_SEPARATORS)
@@ -114,7 +134,7 @@ class Catalog:
     """Entries in def order plus BM25 corpus statistics, computed once per catalog."""
 
     entries: tuple[CatalogEntry, ...]
-    profile: str = "seed"
+    profile: Profile = field(default_factory=lambda: as_profile(None))
     doc_lengths: tuple[int, ...] = field(default=(), repr=False)
     avgdl: float = 0.0
     df: Mapping[str, int] = field(default_factory=dict, repr=False)
@@ -138,7 +158,8 @@ class Catalog:
         return postings[i][1] if i < len(postings) and postings[i][0] == index else 0
 
 
-def _index(entries: tuple[CatalogEntry, ...], profile: str) -> Catalog:
+def bm25_index(entries: tuple[CatalogEntry, ...], profile: Profile) -> Catalog:
+    """The BM25 statistics over the entries' tokens (document lengths, df, postings)."""
     lengths = tuple(len(e.tokens) for e in entries)
     postings: dict[str, list[tuple[int, int]]] = {}
     for i, entry in enumerate(entries):
@@ -157,22 +178,22 @@ def _index(entries: tuple[CatalogEntry, ...], profile: str) -> Catalog:
     )
 
 
-_catalog_cache: ContentCache[Catalog] = ContentCache(8)
+_catalog_cache: ContentCache[Catalog] = ContentCache(8, "catalog")
 
 
 _TOKEN_CACHE_SIZE = 65536
-_token_cache: dict[tuple[str, str, str], tuple[str, ...]] = {}
+_token_cache: dict[tuple[str, str, str], tuple[str, ...]] = register_cache("catalog.tokens", {})
 
 
-def _tokens_for(tool_def: Any, source_name: str, profile: str) -> tuple[str, ...]:
+def _tokens_for(tool_def: Any, source_name: str, profile: Profile) -> tuple[str, ...]:
     """Indexed tokens of one def, cached on its compact JSON, toolset and profile."""
     try:
-        key = (compact(tool_def), source_name, profile)
+        key = (compact(tool_def), source_name, profile.name)
     except (TypeError, ValueError):
-        return tuple(tokenize(search_text(tool_def, source_name, profile), profile))
+        return tuple(profile.tokenize(profile.search_text(tool_def, source_name)))
     tokens = _token_cache.get(key)
     if tokens is None:
-        tokens = tuple(tokenize(search_text(tool_def, source_name, profile), profile))
+        tokens = tuple(profile.tokenize(profile.search_text(tool_def, source_name)))
         if len(_token_cache) >= _TOKEN_CACHE_SIZE:
             _token_cache.clear()
         _token_cache[key] = tokens
@@ -182,15 +203,17 @@ def _tokens_for(tool_def: Any, source_name: str, profile: str) -> tuple[str, ...
 def build_catalog(
     defs: Sequence[Mapping[str, Any]],
     registry: RegistryLike | None,
-    profile: str = "seed",
+    profile: ProfileLike = "seed",
 ) -> Catalog:
-    """One entry per def with a non-empty name, in input order (REFERENCE §4)."""
+    """One entry per def with a non-empty name, in input order (REFERENCE §4), indexed by the
+    profile's retrieval."""
     reg = as_registry(registry)
-    key = content_key(defs, profile, reg.fingerprint)
-    return _catalog_cache.get_or_make(key, lambda: _make_catalog(defs, reg, profile))
+    rules = as_profile(profile)
+    key = content_key(defs, rules.name, reg.fingerprint)
+    return _catalog_cache.get_or_make(key, lambda: _make_catalog(defs, reg, rules))
 
 
-def _make_catalog(defs: Sequence[Mapping[str, Any]], reg: Any, profile: str) -> Catalog:
+def _make_catalog(defs: Sequence[Mapping[str, Any]], reg: Any, profile: Profile) -> Catalog:
     entries = []
     for tool_def in defs:
         name = def_name(tool_def)
@@ -198,7 +221,8 @@ def _make_catalog(defs: Sequence[Mapping[str, Any]], reg: Any, profile: str) -> 
             continue
         source, source_name = entry_source(name, reg)
         owner = tool_def.get("_hermes_source_name") if isinstance(tool_def, Mapping) else None
-        if profile == "latest" and source == "other" and isinstance(owner, str) and owner:
+        if profile.owner_names_source and source == "other" and isinstance(owner, str) \
+                and owner:
             source, source_name = "plugin", owner  # G3: deferred memory / context-engine tools
         entries.append(
             CatalogEntry(
@@ -210,4 +234,4 @@ def _make_catalog(defs: Sequence[Mapping[str, Any]], reg: Any, profile: str) -> 
                 tokens=_tokens_for(tool_def, source_name, profile),
             )
         )
-    return _index(tuple(entries), profile)
+    return profile.retrieval.build(tuple(entries), profile)

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property, lru_cache
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
+from .profile import Profile, ProfileLike, as_profile
 from .tooldefs import ContentCache, content_key
 
 BRIDGE_TOOL_NAMES: frozenset[str] = frozenset({"tool_search", "tool_describe", "tool_call"})
@@ -50,14 +51,9 @@ DIRECT_SURFACE_TOOLSETS: frozenset[str] = frozenset({"desktop_ui", "project", "s
 SEED_DIRECT_SURFACE_TOOLSETS: frozenset[str] = frozenset({"desktop_ui", "project"})
 
 
-@lru_cache(maxsize=4)
-def default_core(profile: str = "seed") -> frozenset[str]:
+def default_core(profile: ProfileLike = "seed") -> frozenset[str]:
     """The core tool set a profile uses when no catalog overrides it."""
-    if profile == "latest":
-        return HERMES_CORE_TOOLS
-    return HERMES_CORE_TOOLS | SEED_ERA_CORE_ALIASES
-
-PROFILES: tuple[str, ...] = ("seed", "latest")
+    return as_profile(profile).core_tools
 
 
 @dataclass(frozen=True)
@@ -66,7 +62,7 @@ class Registry:
 
     toolsets: Mapping[str, str] = field(default_factory=dict)
     core: frozenset[str] | None = None
-    """Replaces the profile's default core set (:func:`default_core`) when given."""
+    """Replaces the profile's default core set (``Profile.core_tools``) when given."""
     extra_core: frozenset[str] = frozenset()
     """Added to the core set (tools of ``kind: core`` toolsets)."""
 
@@ -76,12 +72,13 @@ class Registry:
             object.__setattr__(self, "core", frozenset(self.core))
         object.__setattr__(self, "extra_core", frozenset(self.extra_core))
 
-    def core_for(self, profile: str = "seed") -> frozenset[str]:
+    def core_for(self, profile: ProfileLike = "seed") -> frozenset[str]:
+        rules = as_profile(profile)
         cache = self.__dict__.setdefault("_core_cache", {})
-        found = cache.get(profile)
+        found: frozenset[str] | None = cache.get(rules.name)
         if found is None:
-            base = self.core if self.core is not None else default_core(profile)
-            found = cache[profile] = base | self.extra_core if self.extra_core else base
+            base = self.core if self.core is not None else rules.core_tools
+            found = cache[rules.name] = base | self.extra_core if self.extra_core else base
         return found
 
     @cached_property
@@ -189,7 +186,7 @@ def def_name(tool_def: Any) -> str:
 
 
 def _rule(
-    name: str, reg: Registry, defer: frozenset[str] | None, profile: str
+    name: str, reg: Registry, defer: frozenset[str] | None, profile: Profile
 ) -> tuple[Status, Rule, str | None]:
     """The deciding rule for one name, in REFERENCE §1 order (hot path: plain tuples)."""
     if not name:
@@ -197,8 +194,7 @@ def _rule(
     if name in BRIDGE_TOOL_NAMES:
         return Status.DROPPED, Rule.BRIDGE, None
     toolset = reg.toolset_of(name)
-    latest = profile == "latest"
-    if latest and defer is not None and name in defer:
+    if profile.has_defer_list and defer is not None and name in defer:
         return Status.DEFERRED, Rule.DEFER_LIST, toolset
     if name in reg.core_for(profile):
         return Status.VISIBLE, Rule.CORE, toolset
@@ -206,7 +202,7 @@ def _rule(
         return Status.VISIBLE, Rule.UNREGISTERED, None
     if toolset.startswith("mcp-"):
         return Status.DEFERRED, Rule.MCP, toolset
-    if toolset in (DIRECT_SURFACE_TOOLSETS if latest else SEED_DIRECT_SURFACE_TOOLSETS):
+    if toolset in profile.direct_surface_toolsets:
         return Status.VISIBLE, Rule.DIRECT_SURFACE, toolset
     return Status.DEFERRED, Rule.PLUGIN, toolset
 
@@ -216,16 +212,16 @@ def decide(
     registry: RegistryLike | None,
     *,
     defer_tools: Iterable[str] | None = None,
-    profile: str = "seed",
+    profile: ProfileLike = "seed",
 ) -> Decision:
     """Apply the deferral rules to one name and say which rule fired.
 
-    ``profile="seed"`` is REFERENCE §1's G1 order (plus the seed article's desktop_ui/project
-    surfaces) and ignores ``defer_tools``; ``profile="latest"`` is the G3 order (defer list
-    first, then core, registry, mcp-, direct surfaces incl. ``setup``, plugin).
+    A profile without a defer list (``seed``: REFERENCE §1's G1 order plus the seed article's
+    desktop_ui/project surfaces) ignores ``defer_tools``; one with it (``latest``: the G3
+    order) checks the list first, then core, registry, mcp-, direct surfaces, plugin.
     """
     defer = frozenset(defer_tools) if defer_tools is not None else None
-    status, rule, toolset = _rule(name, as_registry(registry), defer, profile)
+    status, rule, toolset = _rule(name, as_registry(registry), defer, as_profile(profile))
     return Decision(name, status, rule, toolset)
 
 
@@ -234,7 +230,7 @@ def is_deferrable_tool_name(
     registry: RegistryLike | None,
     defer_tools: Iterable[str] | None = None,
     *,
-    profile: str = "seed",
+    profile: ProfileLike = "seed",
 ) -> bool:
     return decide(name, registry, defer_tools=defer_tools, profile=profile).deferrable
 
@@ -272,17 +268,19 @@ def classify_tools(
     registry: RegistryLike | None,
     defer_tools: Iterable[str] | None = None,
     *,
-    profile: str = "seed",
+    profile: ProfileLike = "seed",
 ) -> Classification:
     """Split defs into visible and deferrable, dropping incoming bridge defs (REFERENCE §1)."""
     reg = as_registry(registry)
+    rules = as_profile(profile)
     defer = frozenset(defer_tools) if defer_tools is not None else None
-    key = content_key(defs, profile, reg.fingerprint, defer)
-    return _classify_cache.get_or_make(key, lambda: _classify(defs, reg, defer, profile))
+    key = content_key(defs, rules.name, reg.fingerprint, defer)
+    return _classify_cache.get_or_make(key, lambda: _classify(defs, reg, defer, rules))
 
 
 def _classify(
-    defs: Sequence[Mapping[str, Any]], reg: Registry, defer: frozenset[str] | None, profile: str
+    defs: Sequence[Mapping[str, Any]], reg: Registry, defer: frozenset[str] | None,
+    profile: Profile,
 ) -> Classification:
     buckets: dict[Status, list[Any]] = {Status.VISIBLE: [], Status.DEFERRED: [],
                                         Status.DROPPED: []}
@@ -296,4 +294,4 @@ def _classify(
                           tuple(buckets[Status.DROPPED]), tuple(rules))
 
 
-_classify_cache: ContentCache[Classification] = ContentCache(16)
+_classify_cache: ContentCache[Classification] = ContentCache(16, "classify")

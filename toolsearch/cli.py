@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .classify import PROFILES
 from .config import CONFIG_KEYS, parse_assignment
+from .profiles import PROFILE_NAMES, get_profile
 from .session import SessionState
 from .toolsets import Workspace
 
@@ -72,19 +72,27 @@ def build_state(args: argparse.Namespace, specs: Sequence[str], *,
         workspace, profile=args.profile, context_length=args.context,
         overrides=_overrides(getattr(args, "set", None)) if apply_set else None,
     )
-    known = {t.name for t in workspace.toolsets}
-    for name in _split_csv(getattr(args, "detach", None)) or ():
-        if name not in known:
-            raise CliError(f"--detach: no toolset named {name!r} (have: {', '.join(sorted(known))})")
+    for name in _toolsets(workspace, "--detach", getattr(args, "detach", None)) or ():
         state = state.toggled(name)
-    scope = _split_csv(getattr(args, "scope", None))
+    scope = _toolsets(workspace, "--scope", getattr(args, "scope", None))
     if scope is not None:
-        unknown = [s for s in scope if s not in known]
-        if unknown:
-            raise CliError(f"--scope: no toolset named {unknown[0]!r} "
-                           f"(have: {', '.join(sorted(known))})")
         state = state.with_scope(scope)
     return state
+
+
+def _toolsets(workspace: Workspace, option: str, value: str | None) -> list[str] | None:
+    """Toolsets named by registry name (``mcp-docs``) or bare server name (``docs``)."""
+    names = _split_csv(value)
+    if names is None:
+        return None
+    found = []
+    for name in names:
+        toolset = workspace.resolve_toolset(name)
+        if toolset is None:
+            raise CliError(f"{option}: no toolset named {name!r} "
+                           f"(have: {', '.join(workspace.toolset_ids())})")
+        found.append(toolset.name)
+    return found
 
 
 def _score(value: float) -> float | None:
@@ -107,7 +115,7 @@ def assemble_json(state: SessionState) -> dict[str, Any]:
         "budget": budget.budget if budget else None,
         "budget_binding": budget.binding if budget else None,
         "context_length": state.context_length,
-        "profile": state.config.profile,
+        "profile": state.config.profile.name,
         "config": state.config.to_raw(),
         "deferred_count": result.deferred_count,
         "deferred_tokens": result.deferred_tokens,
@@ -118,7 +126,7 @@ def assemble_json(state: SessionState) -> dict[str, Any]:
         "listing_tokens": result.listing.tokens if result.listing else 0,
         "log_line": result.log_line,
         "toolsets": [
-            {"name": row.name, "kind": row.toolset.kind, "status": row.toolset.status.value,
+            {"name": row.toolset_id, "kind": row.toolset.kind, "status": row.toolset.status.value,
              "error": row.toolset.error or None, "tools": row.tool_count,
              "schema_tokens": row.tokens, "listing_form": row.listing_form,
              "attached": row.attached, "in_scope": row.in_scope}
@@ -136,7 +144,7 @@ def cmd_assemble(args: argparse.Namespace) -> int:
     result = state.assembly
     for row in state.rows():
         status = row.toolset.status.value + (f" ({row.toolset.error})" if row.toolset.error else "")
-        print(f"{row.name:<24} {row.toolset.kind:<12} {status:<12} {row.tool_count:>5} tools "
+        print(f"{row.toolset_id:<24} {row.toolset.kind:<12} {status:<12} {row.tool_count:>5} tools "
               f"{row.tokens:>8} tokens  listing {row.listing_form}")
     print()
     if result.log_line:
@@ -159,7 +167,7 @@ def search_json(state: SessionState, query: str, limit: int) -> dict[str, Any]:
     hits, total = bridge.search_hits(query, limit)
     return {
         "query": query,
-        "profile": state.config.profile,
+        "profile": state.config.profile.name,
         "total_available": total,
         "matches": [
             {"name": h.entry.name, "score": _score(h.score), "exact": h.exact,
@@ -189,10 +197,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         if terms and not m["fallback"]:
             print(f"            {terms}")
     if not matches:
-        print("  no match: no query token occurs in any deferred tool and no tool name contains "
-              "the query" if state.config.profile == "seed" else
-              "  no match: the rarest query token occurs in no tool, or the relevance floor "
-              "was not met")
+        print(f"  {state.config.profile.retrieval.no_match_note}")
     return 0
 
 
@@ -339,8 +344,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool = False) -> None:
-    p.add_argument("--profile", choices=PROFILES, default="seed",
-                   help="seed (default: the seed documents' Hermes) or latest (G3 retrieval)")
+    p.add_argument("--profile", choices=PROFILE_NAMES, default=PROFILE_NAMES[0],
+                   help="; ".join(f"{n}: {get_profile(n).summary}" for n in PROFILE_NAMES)
+                   + " (default: %(default)s)")
     p.add_argument("--context", type=int, default=None, metavar="N",
                    help="context length in tokens (default: the catalog's, else 200000)")
     p.add_argument("--timeout", type=float, default=15.0, metavar="S",
@@ -350,8 +356,10 @@ def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool =
                        help="override a tools.tool_search key, e.g. threshold_pct=10 "
                             f"(keys: {', '.join(CONFIG_KEYS)})")
         p.add_argument("--scope", metavar="TOOLSET,...",
-                       help="restrict the session scope to these toolsets")
-        p.add_argument("--detach", metavar="TOOLSET,...", help="detach these toolsets")
+                       help="restrict the session scope to these toolsets (registry names "
+                            "such as mcp-docs; a bare server name is an alias)")
+        p.add_argument("--detach", metavar="TOOLSET,...",
+                       help="detach these toolsets (same names as --scope)")
     if json_out:
         p.add_argument("--json", action="store_true", help="print one JSON object")
 

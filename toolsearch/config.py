@@ -5,10 +5,11 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from .classify import DEFAULT_DEFER_TOOLS
+from .profile import Profile, ProfileLike, as_profile
 
 log = logging.getLogger("tools.tool_search")
 
@@ -16,31 +17,59 @@ TRI_STATES = ("auto", "on", "off")
 _TRUE = ("true", "1", "yes")
 _FALSE = ("false", "0", "no")
 
-#: Seed-profile defaults (the seed article's ``hermes config get`` output).
-SEED_DEFAULTS: dict[str, Any] = {
-    "enabled": "auto",
-    "threshold_pct": 5.0,
-    "search_default_limit": 5,
-    "max_search_limit": 20,
-    "listing": "auto",
-    "listing_max_tokens": 4000,
-}
-LATEST_DEFAULTS: dict[str, Any] = {**SEED_DEFAULTS, "max_search_limit": 25}
 
-#: Every key an operator can set, in the order the docs list them.
-CONFIG_KEYS: tuple[str, ...] = (
-    "enabled",
-    "threshold_pct",
-    "search_default_limit",
-    "max_search_limit",
-    "listing",
-    "listing_max_tokens",
-    "defer",
+@dataclass(frozen=True)
+class ConfigKey:
+    """One ``tools.tool_search`` key: the single table that ``from_raw``, ``--set`` help, the
+    app's Tuning pane and the README read."""
+
+    name: str
+    type: str
+    """``tristate``, ``float``, ``int`` or ``list``."""
+    default: Any
+    """The seed default (a profile may override it, see ``Profile.defaults``)."""
+    low: float | None
+    high: float | str | None
+    """A number, or the name of the key whose parsed value is the upper bound."""
+    help: str
+
+    def range_text(self) -> str:
+        if self.low is None:
+            return ""
+        high = f"{self.high:,}" if isinstance(self.high, int) else (
+            f"{self.high:g}" if isinstance(self.high, float) else "max")
+        return f"{self.low:g}-{high}"
+
+
+#: Every key an operator can set, in the order the docs list them (REFERENCE §2).
+CONFIG_TABLE: tuple[ConfigKey, ...] = (
+    ConfigKey("enabled", "tristate", "auto", None, None,
+              "auto = on; off sends every schema eagerly"),
+    ConfigKey("threshold_pct", "float", 5.0, 0.0, 100.0,
+              "% of context for the listing (0-100)"),
+    ConfigKey("search_default_limit", "int", 5, 1, "max_search_limit",
+              "hits when no limit is given (1-max)"),
+    ConfigKey("max_search_limit", "int", 20, 1, 50,
+              "largest limit a call may ask (1-50)"),
+    ConfigKey("listing", "tristate", "auto", None, None,
+              "off: bridge only, no embedded listing (tier 2)"),
+    ConfigKey("listing_max_tokens", "int", 4000, 200, 60000,
+              "listing cap (200-60,000)"),
+    ConfigKey("defer", "list", None, None, None,
+              "tool names deferred first (latest; unset: the curated list)"),
 )
+CONFIG_KEYS: tuple[str, ...] = tuple(k.name for k in CONFIG_TABLE)
+CONFIG_KEY: Mapping[str, ConfigKey] = {k.name: k for k in CONFIG_TABLE}
 
 
-def defaults_for(profile: str = "seed") -> dict[str, Any]:
-    return dict(LATEST_DEFAULTS if profile == "latest" else SEED_DEFAULTS)
+def defaults_for(profile: ProfileLike = "seed") -> dict[str, Any]:
+    """The scalar defaults of the table with the profile's own overrides."""
+    base = {k.name: k.default for k in CONFIG_TABLE if k.type != "list"}
+    return {**base, **as_profile(profile).defaults}
+
+
+#: Seed-profile defaults (the seed article's ``hermes config get`` output).
+SEED_DEFAULTS: dict[str, Any] = {k.name: k.default for k in CONFIG_TABLE if k.type != "list"}
 
 
 def parse_tristate(value: Any) -> str:
@@ -72,6 +101,18 @@ def _clamp(value: float, low: float, high: float) -> Any:
     return max(low, min(high, value))
 
 
+def _parse_value(key: ConfigKey, value: Any, default: Any, parsed: Mapping[str, Any]) -> Any:
+    """One scalar key: tri-state words, or a number parsed, defaulted and clamped."""
+    if key.type == "tristate":
+        return parse_tristate(value)
+    high = parsed[key.high] if isinstance(key.high, str) else key.high
+    low = key.low if key.low is not None else -math.inf
+    top = high if high is not None else math.inf
+    if key.type == "float":
+        return float(_clamp(_safe_float(value, default), low, top))
+    return int(_clamp(_safe_int(value, default), low, top))
+
+
 def _parse_defer(value: Any) -> frozenset[str] | None:
     if value is None:
         return None
@@ -96,39 +137,30 @@ class ToolSearchConfig:
     listing: str = "auto"
     listing_max_tokens: int = 4000
     defer: frozenset[str] | None = None
-    profile: str = "seed"
+    profile: Profile = field(default_factory=lambda: as_profile(None))
+    """The profile object (a name given here is resolved through the registry)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "profile", as_profile(self.profile))
 
     @classmethod
-    def from_raw(cls, raw: Any = None, *, profile: str = "seed") -> ToolSearchConfig:
+    def from_raw(cls, raw: Any = None, *, profile: ProfileLike = "seed") -> ToolSearchConfig:
         """Parse a raw config value exactly as Hermes does; bad values clamp or default."""
-        d = defaults_for(profile)
+        rules = as_profile(profile)
+        d = defaults_for(rules)
         if not isinstance(raw, Mapping):
-            return cls(
-                enabled="off" if raw is False else "auto",
-                max_search_limit=d["max_search_limit"],
-                profile=profile,
-            )
-        max_limit = int(_clamp(_safe_int(raw.get("max_search_limit", d["max_search_limit"]),
-                                         d["max_search_limit"]), 1, 50))
-        default_limit = int(_clamp(
-            _safe_int(raw.get("search_default_limit", d["search_default_limit"]),
-                      d["search_default_limit"]),
-            1, max_limit,
-        ))
-        threshold = float(_clamp(_safe_float(raw.get("threshold_pct", d["threshold_pct"]),
-                                             d["threshold_pct"]), 0.0, 100.0))
-        max_tokens = int(_clamp(_safe_int(raw.get("listing_max_tokens", d["listing_max_tokens"]),
-                                          d["listing_max_tokens"]), 200, 60000))
-        return cls(
-            enabled=parse_tristate(raw.get("enabled", d["enabled"])),
-            threshold_pct=threshold,
-            search_default_limit=default_limit,
-            max_search_limit=max_limit,
-            listing=parse_tristate(raw.get("listing", d["listing"])),
-            listing_max_tokens=max_tokens,
-            defer=_parse_defer(raw.get("defer")) if profile == "latest" else None,
-            profile=profile,
-        )
+            return cls(enabled="off" if raw is False else "auto",
+                       max_search_limit=d["max_search_limit"], profile=rules)
+        values: dict[str, Any] = {}
+        # keys bounded by another key's value come after it (max_search_limit first)
+        for key in sorted(CONFIG_TABLE, key=lambda k: isinstance(k.high, str)):
+            if key.type == "list":
+                values[key.name] = _parse_defer(raw.get(key.name)) if rules.has_defer_list \
+                    else None
+            else:
+                values[key.name] = _parse_value(key, raw.get(key.name, d[key.name]),
+                                                d[key.name], values)
+        return cls(**values, profile=rules)
 
     @property
     def effective_defer_tools(self) -> frozenset[str] | None:
@@ -136,7 +168,7 @@ class ToolSearchConfig:
 
         The ``seed`` profile has no defer list at all, so this is None there.
         """
-        if self.profile != "latest":
+        if not self.profile.has_defer_list:
             return None
         return DEFAULT_DEFER_TOOLS if self.defer is None else self.defer
 
@@ -153,7 +185,7 @@ class ToolSearchConfig:
             "listing": self.listing,
             "listing_max_tokens": self.listing_max_tokens,
         }
-        if self.profile == "latest" and self.defer is not None:
+        if self.profile.has_defer_list and self.defer is not None:
             raw["defer"] = sorted(self.defer)
         return raw
 
@@ -165,9 +197,14 @@ class ToolSearchConfig:
         raw.update(changes)
         return ToolSearchConfig.from_raw(raw, profile=self.profile)
 
-    def with_profile(self, profile: str) -> ToolSearchConfig:
-        return replace(self, profile=profile) if profile == self.profile else \
-            ToolSearchConfig.from_raw(self.to_raw(), profile=profile)
+    def with_profile(self, profile: ProfileLike) -> ToolSearchConfig:
+        rules = as_profile(profile)
+        if rules is self.profile:
+            return self
+        raw = self.to_raw()
+        if self.defer is not None:
+            raw["defer"] = sorted(self.defer)
+        return ToolSearchConfig.from_raw(raw, profile=rules)
 
 
 def parse_assignment(text: str) -> tuple[str, Any]:

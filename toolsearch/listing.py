@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from .caches import register_cache_fn
 from .classify import RegistryLike, as_registry, def_name
+from .profile import Profile, ProfileLike, as_profile
 from .tokens import CHARS_PER_TOKEN, estimate_text_tokens
 from .tooldefs import ContentCache, content_key, def_description
 
@@ -29,24 +31,42 @@ _LATEST_END = re.compile(r"[.!?](?=\s|$)")
 _ABBREVIATIONS = ("e.g", "i.e", "etc")
 
 
+def short_description(text: str | None, profile: ProfileLike = "seed") -> str:
+    """First sentence, at most 60 characters (+ ``…`` when cut), as the profile shortens it."""
+    return as_profile(profile).short_description(text or "")
+
+
+@register_cache_fn("listing.seed_short_description")
 @lru_cache(maxsize=65536)
-def short_description(text: str | None, profile: str = "seed") -> str:
-    """First sentence, at most 60 characters (+ ``…`` when cut), as Hermes shortens it."""
+def seed_short_description(text: str) -> str:
+    """G1: cut at the first ``.!?`` or newline (a period is kept), then at 60 characters."""
     collapsed = " ".join((text or "").split())
     if not collapsed:
         return ""
-    if profile == "latest":
-        for match in _LATEST_END.finditer(collapsed):
-            before = collapsed[: match.start()].lower()
-            if match.group() == "." and before.endswith(_ABBREVIATIONS):
-                continue
-            collapsed = collapsed[: match.end()]
-            break
-    else:
-        end = _SEED_CUT.search(collapsed)
-        if end:
-            keep = end.group() == "."
-            collapsed = collapsed[: end.end() if keep else end.start()]
+    end = _SEED_CUT.search(collapsed)
+    if end:
+        keep = end.group() == "."
+        collapsed = collapsed[: end.end() if keep else end.start()]
+    return _clip_short(collapsed)
+
+
+@register_cache_fn("listing.sentence_short_description")
+@lru_cache(maxsize=65536)
+def sentence_short_description(text: str) -> str:
+    """G3: the first sentence end followed by whitespace (not after e.g / i.e / etc)."""
+    collapsed = " ".join((text or "").split())
+    if not collapsed:
+        return ""
+    for match in _LATEST_END.finditer(collapsed):
+        before = collapsed[: match.start()].lower()
+        if match.group() == "." and before.endswith(_ABBREVIATIONS):
+            continue
+        collapsed = collapsed[: match.end()]
+        break
+    return _clip_short(collapsed)
+
+
+def _clip_short(collapsed: str) -> str:
     if len(collapsed) <= SHORT_DESC_MAX:
         return collapsed
     cut = collapsed[:SHORT_DESC_MAX]
@@ -162,21 +182,23 @@ class Listing:
         return None
 
 
-_group_cache: ContentCache[tuple[ListingGroup, ...]] = ContentCache(8)
-_listing_cache: ContentCache[Listing] = ContentCache(32)
+_group_cache: ContentCache[tuple[ListingGroup, ...]] = ContentCache(8, "listing.groups")
+_listing_cache: ContentCache[Listing] = ContentCache(32, "listing")
 
 
 def group_defs(
-    defs: Sequence[Mapping[str, Any]], registry: RegistryLike | None, profile: str = "seed"
+    defs: Sequence[Mapping[str, Any]], registry: RegistryLike | None,
+    profile: ProfileLike = "seed",
 ) -> tuple[ListingGroup, ...]:
     """Group named defs by label (toolset minus ``mcp-``; ``other`` when unregistered)."""
     reg = as_registry(registry)
-    key = content_key(defs, profile, reg.fingerprint)
-    return _group_cache.get_or_make(key, lambda: _group(defs, reg, profile))
+    rules = as_profile(profile)
+    key = content_key(defs, rules.name, reg.fingerprint)
+    return _group_cache.get_or_make(key, lambda: _group(defs, reg, rules))
 
 
 def _group(
-    defs: Sequence[Mapping[str, Any]], reg: Any, profile: str
+    defs: Sequence[Mapping[str, Any]], reg: Any, profile: Profile
 ) -> tuple[ListingGroup, ...]:
     grouped: dict[str, list[tuple[str, str]]] = {}
     for tool_def in defs:
@@ -186,7 +208,7 @@ def _group(
         toolset = reg.toolset_of(name)
         label = "other" if toolset is None else (toolset[4:] if toolset.startswith("mcp-") else toolset)
         grouped.setdefault(label, []).append(
-            (name, short_description(def_description(tool_def), profile))
+            (name, profile.short_description(def_description(tool_def)))
         )
     return tuple(ListingGroup(label, tuple(sorted(grouped[label]))) for label in sorted(grouped))
 
@@ -199,22 +221,23 @@ def build_listing(
     defs: Sequence[Mapping[str, Any]],
     registry: RegistryLike | None,
     max_tokens: int,
-    profile: str = "seed",
+    profile: ProfileLike = "seed",
     unavailable: Sequence[Unavailable] = (),
 ) -> Listing:
     """Choose the richest listing form that fits ``max_tokens`` (REFERENCE §6 step 7).
 
-    ``unavailable`` servers are listed by the ``latest`` profile only (their rows never
-    collapse); the ``seed`` profile ignores them.
+    ``unavailable`` servers are listed only by a profile that lists them (``latest``; their
+    rows never collapse); the ``seed`` profile ignores them.
     """
     reg = as_registry(registry)
-    rows = tuple(sorted(unavailable, key=lambda u: u.name)) if profile == "latest" else ()
-    key = content_key(defs, profile, reg.fingerprint, max_tokens, rows)
-    return _listing_cache.get_or_make(key, lambda: _choose(defs, reg, max_tokens, profile, rows))
+    rules = as_profile(profile)
+    rows = tuple(sorted(unavailable, key=lambda u: u.name)) if rules.lists_unavailable else ()
+    key = content_key(defs, rules.name, reg.fingerprint, max_tokens, rows)
+    return _listing_cache.get_or_make(key, lambda: _choose(defs, reg, max_tokens, rules, rows))
 
 
 def _choose(
-    defs: Sequence[Mapping[str, Any]], reg: Any, max_tokens: int, profile: str,
+    defs: Sequence[Mapping[str, Any]], reg: Any, max_tokens: int, profile: Profile,
     rows: tuple[Unavailable, ...] = (),
 ) -> Listing:
     groups = group_defs(defs, reg, profile)
@@ -254,7 +277,7 @@ def build_catalog_listing_with_form(
     defs: Sequence[Mapping[str, Any]],
     registry: RegistryLike | None,
     max_tokens: int,
-    profile: str = "seed",
+    profile: ProfileLike = "seed",
 ) -> tuple[str | None, str]:
     """Hermes' signature: ``(text | None, form)``."""
     listing = build_listing(defs, registry, max_tokens, profile)

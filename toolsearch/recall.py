@@ -45,6 +45,7 @@ from .bm25 import rank_of, search_catalog
 from .catalog import Catalog, build_catalog
 from .classify import as_registry, classify_tools
 from .config import ToolSearchConfig
+from .profile import ProfileLike, as_profile
 from .tooldefs import mcp_tool_name
 
 TOP_K = 5
@@ -141,15 +142,15 @@ def _defs_and_registry(source: Any) -> tuple[Sequence[Mapping[str, Any]], Any, A
     return defs, registry, None
 
 
-def search_catalog_for(source: Any, profile: str) -> Catalog:
+def search_catalog_for(source: Any, profile: ProfileLike) -> Catalog:
     """The catalog ``tool_search`` would search: the deferred defs under ``profile``."""
+    rules = as_profile(profile)
     defs, registry, config = _defs_and_registry(source)
-    if config is None or config.profile != profile:
-        config = (config.with_profile(profile) if config is not None
-                  else ToolSearchConfig.from_raw({}, profile=profile))
+    config = (config.with_profile(rules) if config is not None
+              else ToolSearchConfig.from_raw({}, profile=rules))
     reg = as_registry(registry)
-    split = classify_tools(defs, reg, config.effective_defer_tools, profile=profile)
-    return build_catalog(split.deferrable, reg, profile)
+    split = classify_tools(defs, reg, config.effective_defer_tools, profile=rules)
+    return build_catalog(split.deferrable, reg, rules)
 
 
 # --------------------------------------------------------------------------- recall
@@ -233,7 +234,7 @@ class RecallReport:
         }
 
 
-def run_recall(source: Any, queries: Sequence[Query], profile: str = "seed",
+def run_recall(source: Any, queries: Sequence[Query], profile: ProfileLike = "seed",
                k: int = TOP_K) -> RecallReport:
     """Search every query once (limit ``k``) and score it against its gold slots."""
     start = time.perf_counter()
@@ -265,7 +266,7 @@ def run_recall(source: Any, queries: Sequence[Query], profile: str = "seed",
         if not rank:
             misses.append(Miss(query.text, tuple(sorted(gold_all)), returned))
     f = total.figures()
-    return RecallReport(profile, f.n, f.recall_at_1, f.recall_at_5, f.mrr, f.gold_found_at_5,
+    return RecallReport(catalog.profile.name, f.n, f.recall_at_1, f.recall_at_5, f.mrr, f.gold_found_at_5,
                         tuple(misses), tuple(unresolved), skipped, len(catalog),
                         time.perf_counter() - start,
                         tuple((kind, t.figures()) for kind, t in sorted(kinds.items())))
@@ -360,10 +361,11 @@ def _rank_of(catalog: Catalog, query: str, name: str, k: int) -> tuple[int, int 
     return (position if position <= k else 0), position - 1
 
 
-def run_reach(source: Any, profile: str = "seed", k: int = TOP_K) -> ReachReport:
+def run_reach(source: Any, profile: ProfileLike = "seed", k: int = TOP_K) -> ReachReport:
     """Does each deferred tool's own name / first sentence find it in the top ``k``?"""
     start = time.perf_counter()
     catalog = search_catalog_for(source, profile)
+    rules = catalog.profile
     words_of = {e.name: own_name_words(e.name) for e in catalog.entries}
     same_words: dict[str, list[str]] = {}
     for name, words in words_of.items():
@@ -393,12 +395,11 @@ def run_reach(source: Any, profile: str = "seed", k: int = TOP_K) -> ReachReport
         for label, above in (("name", above_n), ("description", above_d)):
             if above is None:
                 reasons.append(f"{label} query not admitted"
-                               + (" (rarest-token gate / relevance floor)"
-                                  if profile == "latest" else ""))
+                               + rules.retrieval.not_admitted_note)
             else:
                 reasons.append(f"{label} query: shadowed by {above} tool(s) with a higher score")
         unreached.append(Unreached(entry.name, name_q, desc_q, tuple(reasons)))
-    return ReachReport(profile, len(catalog), by_name, by_desc, either, tuple(unreached),
+    return ReachReport(rules.name, len(catalog), by_name, by_desc, either, tuple(unreached),
                        time.perf_counter() - start)
 
 

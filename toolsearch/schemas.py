@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .profile import ProfileLike, as_profile
 from .tooldefs import FrozenDict, freeze
 
 SEARCH_BASE = (
@@ -49,9 +50,9 @@ CALL_DESCRIPTION = (
 
 
 def search_description(count: int, listing: str | None = None, listing_form: str = "",
-                       profile: str = "seed") -> str:
+                       profile: ProfileLike = "seed") -> str:
     """The ``tool_search`` description the model receives, with the listing framed in it."""
-    base = (LATEST_SEARCH_BASE if profile == "latest" else SEARCH_BASE).format(n=count)
+    base = as_profile(profile).search_base.format(n=count)
     if not listing:
         return base
     if listing_form == "groups":
@@ -74,7 +75,7 @@ def _function(name: str, description: str, properties: dict[str, Any],
     })
 
 
-def _seed_bridges(description: str) -> tuple[FrozenDict, ...]:
+def seed_bridge_schemas(description: str) -> tuple[FrozenDict, ...]:
     return (
         _function("tool_search", description, {
             "query": {"type": "string", "description": (
@@ -95,7 +96,7 @@ def _seed_bridges(description: str) -> tuple[FrozenDict, ...]:
     )
 
 
-def _latest_bridges(description: str) -> tuple[FrozenDict, ...]:
+def batched_bridge_schemas(description: str) -> tuple[FrozenDict, ...]:
     return (
         _function("tool_search", description, {
             "queries": {"type": "array", "items": {"type": "string"}, "description": (
@@ -122,12 +123,9 @@ def _latest_bridges(description: str) -> tuple[FrozenDict, ...]:
 
 
 def bridge_tool_schemas(count: int, listing: str | None = None, listing_form: str = "",
-                        profile: str = "seed") -> tuple[FrozenDict, ...]:
-    """``tool_search``, ``tool_describe``, ``tool_call`` in that order.
-
-    Only the ``tool_search`` description changes with the listing.
+                        profile: ProfileLike = "seed") -> tuple[FrozenDict, ...]:
+    """``tool_search``, ``tool_describe``, ``tool_call`` in that order, in the profile's
+    argument shapes. Only the ``tool_search`` description changes with the listing.
     """
-    description = search_description(count, listing, listing_form, profile)
-    if profile == "latest":
-        return _latest_bridges(description)
-    return _seed_bridges(description)
+    rules = as_profile(profile)
+    return rules.bridge.schemas(search_description(count, listing, listing_form, rules))

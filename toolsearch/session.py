@@ -8,7 +8,8 @@ engine's content-keyed caches make unchanged inputs cheap.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -18,6 +19,7 @@ from .bridge import Bridge, DryRunExecutor, Executor
 from .classify import Registry, Rule, Status, decide, def_name
 from .config import ToolSearchConfig
 from .listing import Unavailable
+from .profile import ProfileLike
 from .tokens import estimate_tokens_from_schemas, exact_def_tokens, exact_tokens_from_schemas
 from .toolsets import Toolset, ToolsetStatus, Workspace
 
@@ -58,7 +60,13 @@ class ToolsetRow:
 
     @property
     def name(self) -> str:
+        """The source's name (what attachment and scope are keyed on)."""
         return self.toolset.name
+
+    @property
+    def toolset_id(self) -> str:
+        """The registry name (``mcp-<server>``): how every output names a toolset."""
+        return self.toolset.toolset_id
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,7 @@ class SessionState:
     """Toolset names the session may use; None means every attached toolset."""
 
     @classmethod
-    def from_workspace(cls, workspace: Workspace, *, profile: str = "seed",
+    def from_workspace(cls, workspace: Workspace, *, profile: ProfileLike = "seed",
                        context_length: int | None = None,
                        overrides: Mapping[str, Any] | None = None) -> SessionState:
         raw = dict(workspace.tool_search or {})
@@ -109,9 +117,11 @@ class SessionState:
                                   context_length=self.context_length, config=self.config,
                                   unavailable=self.unavailable)
 
-    def bridge(self, executor: Executor | None = None) -> Bridge:
+    def bridge(self, executor: Executor | None = None,
+               clock: Callable[[], float] = time.perf_counter) -> Bridge:
+        """The session's bridge (the only one: the CLI, the app and the gateway use it)."""
         return Bridge.create(self.session_defs, self.registry, self.config,
-                             executor or DryRunExecutor(), unavailable=self.unavailable)
+                             executor or DryRunExecutor(), clock, unavailable=self.unavailable)
 
     @property
     def toolset_of(self) -> Mapping[str, str]:
@@ -171,8 +181,8 @@ class SessionState:
             else:
                 why = (f"'{name}' belongs to '{toolset_name}', which is outside this "
                        "session's scope; the bridge will not reach it.")
-            return Explanation(name, "unknown", Rule.NOT_IN_DEFS.value, why, toolset_name,
-                               tokens, exact, None)
+            return Explanation(name, "unknown", Rule.NOT_IN_DEFS.value, why,
+                               self._toolset_id(toolset_name), tokens, exact, None)
         decision = decide(name, self.registry, defer_tools=self.config.effective_defer_tools,
                           profile=self.config.profile)
         status = decision.status.value
@@ -185,14 +195,19 @@ class SessionState:
         elif decision.status is Status.DEFERRED and self.assembly.listing is not None:
             line = self.assembly.listing.line_for(name)
         return Explanation(name, status, decision.rule.value, reason,
-                           decision.toolset or toolset_name, tokens, exact, line)
+                           decision.toolset or self._toolset_id(toolset_name), tokens, exact,
+                           line)
+
+    def _toolset_id(self, toolset_name: str | None) -> str | None:
+        found = self.workspace.toolset(toolset_name) if toolset_name is not None else None
+        return found.toolset_id if found is not None else toolset_name
 
     # -- changes -------------------------------------------------------------------------
 
     def with_config(self, **changes: Any) -> SessionState:
         return replace(self, config=self.config.with_values(**changes))
 
-    def with_profile(self, profile: str) -> SessionState:
+    def with_profile(self, profile: ProfileLike) -> SessionState:
         return replace(self, config=self.config.with_profile(profile))
 
     def with_context(self, context_length: int | None) -> SessionState:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from .caches import register_cache_fn
 from .tooldefs import compact
 
 CHARS_PER_TOKEN = 4.0
@@ -52,6 +53,7 @@ def _encoder() -> Any:
             ) from exc
 
 
+@register_cache_fn("tokens.exact_text_tokens")
 @lru_cache(maxsize=65536)
 def exact_text_tokens(text: str) -> int:
     """Exact cl100k_base token count of a text (cached by content)."""

@@ -16,6 +16,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, NoReturn, TypeVar
 
+from .caches import register_cache
+
 MAX_TOOL_NAME = 64
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
@@ -157,7 +159,8 @@ def content_key(defs: Sequence[Any], *extra: Any) -> tuple[Any, ...] | None:
         return None
 
 
-_json_memo: OrderedDict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = OrderedDict()
+_json_memo: OrderedDict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = register_cache(
+    "tooldefs.defs_json", OrderedDict())
 _json_lock = threading.Lock()
 
 
@@ -182,10 +185,13 @@ def _defs_json(defs: Sequence[Any]) -> tuple[str, ...]:
 class ContentCache(Generic[T]):
     """A small thread-safe LRU keyed on content keys (see :func:`content_key`)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, name: str = "") -> None:
+        """``name``: register the cache so that ``clear_caches()`` empties it."""
         self._size = size
         self._items: OrderedDict[tuple[Any, ...], T] = OrderedDict()
         self._lock = threading.Lock()
+        if name:
+            register_cache(name, self)
 
     def get_or_make(self, key: tuple[Any, ...] | None, make: Callable[[], T]) -> T:
         if key is None:

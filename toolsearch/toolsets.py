@@ -96,6 +96,17 @@ class Workspace:
     def toolset(self, name: str) -> Toolset | None:
         return next((t for t in self.toolsets if t.name == name), None)
 
+    def resolve_toolset(self, name: str) -> Toolset | None:
+        """The toolset a user means: its registry name (``mcp-docs``, what every output shows)
+        or, as an alias, its source name (the bare server name ``docs``)."""
+        name = name.strip()
+        found = next((t for t in self.toolsets if t.toolset_id == name), None)
+        return found if found is not None else self.toolset(name)
+
+    def toolset_ids(self) -> tuple[str, ...]:
+        """Every toolset's registry name, sorted (how outputs and errors name toolsets)."""
+        return tuple(sorted(t.toolset_id for t in self.toolsets))
+
     def attached(self, detached: Iterable[str] = ()) -> tuple[Toolset, ...]:
         gone = frozenset(detached)
         return tuple(t for t in self.toolsets if t.name not in gone)

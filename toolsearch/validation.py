@@ -6,23 +6,26 @@ Two steps, both failing *open* (any surprise means "let the call through"):
    ``path="arguments"`` and ``constraint="required"``);
 2. full JSON-Schema validation with ``jsonschema``: OpenAPI ``nullable: true`` is normalised,
    a schema with any non-local ``$ref`` is skipped, a *copy* of the arguments is coerced
-   (numeric / boolean strings to the type the schema asks for), then ``validator_for`` +
+   (REFERENCE §13, the same coercion the tool's arguments get), then ``validator_for`` +
    ``check_schema`` + ``best_match`` pick the one error to report.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from typing import Any
 
+from jsonschema.exceptions import best_match
+from jsonschema.validators import validator_for
+
+from .coercion import coerce_arguments
+from .replies import missing_args_error
 from .tooldefs import thaw
 
 VALIDATION_HINT = "Retry tool_call with 'arguments' matching the parameters schema above."
 DETAIL_MAX = 600
 _WS = re.compile(r"\s+")
-_INT = re.compile(r"[+-]?\d+")
 _LITERAL_KEYS = frozenset({"const", "default", "enum", "example", "examples"})
 
 
@@ -92,52 +95,12 @@ def has_remote_ref(schema: Any) -> bool:
 # --------------------------------------------------------------------------- coercion
 
 
-def _types(schema: Mapping[str, Any]) -> tuple[str, ...]:
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        return (kind,)
-    if isinstance(kind, list | tuple):
-        return tuple(k for k in kind if isinstance(k, str))
-    return ()
-
-
-def _coerce_scalar(value: str, types: tuple[str, ...]) -> Any:
-    if "string" in types:
-        return value
-    text = value.strip()
-    if "integer" in types and _INT.fullmatch(text):
-        return int(text)
-    if "number" in types:
-        try:
-            number = float(text)
-        except ValueError:
-            number = math.nan
-        if math.isfinite(number):
-            return int(number) if _INT.fullmatch(text) else number
-    if "boolean" in types and text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    if "null" in types and text.lower() in ("null", "none"):
-        return None
-    return value
-
-
 def coerce_value(value: Any, schema: Any) -> Any:
-    """A coerced copy of ``value``: strings that spell a number / boolean become one when the
-    schema asks for that type (and does not also accept a string). Objects and arrays are
-    walked through ``properties`` / ``items``; everything else is returned as is."""
-    if not isinstance(schema, Mapping):
-        return thaw(value)
-    types = _types(schema)
-    if isinstance(value, str) and types:
-        return _coerce_scalar(value, types)
+    """A coerced copy of a call's arguments by their top-level property schemas
+    (REFERENCE §13, :func:`toolsearch.coercion.coerce_arguments`); the original is kept."""
     if isinstance(value, Mapping):
-        props = schema.get("properties")
-        props = props if isinstance(props, Mapping) else {}
-        return {k: coerce_value(v, props.get(k)) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        items = schema.get("items")
-        return [coerce_value(v, items) for v in value]
-    return value
+        return coerce_arguments(value, schema)
+    return thaw(value)
 
 
 # --------------------------------------------------------------------------- validation
@@ -160,19 +123,12 @@ def missing_required(name: str, args: Mapping[str, Any], params: Mapping[str, An
                      ) -> dict[str, Any] | None:
     """Step 1: required keys absent from ``args`` (only key absence counts), now with
     ``path`` and ``constraint``."""
-    from .bridge import missing_args_error
-
     return missing_args_error(name, args, params, path="arguments", constraint="required")
 
 
 def schema_violation(name: str, args: Mapping[str, Any], params: Mapping[str, Any]
                      ) -> dict[str, Any] | None:
     """Step 2: the jsonschema check; None when valid or when the check cannot be made."""
-    try:
-        from jsonschema.exceptions import best_match
-        from jsonschema.validators import validator_for
-    except ImportError:  # pragma: no cover - jsonschema is a dependency
-        return None
     try:
         if has_remote_ref(params):
             return None

@@ -19,7 +19,7 @@ from toolsearch.bridge import DryRunExecutor
 from toolsearch.session import SessionState
 
 from . import services
-from .activity import reply_note
+from .activity import clip
 from .demo import plan_demo
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .recall_view import RecallStep, RecallView, reach_run, recall_run
@@ -54,7 +54,7 @@ class AppActions(_Base):
             for number, step in enumerate(steps, start=1):
                 state = session if step.scope is None else session.with_scope(step.scope)
                 reply = await self.bridge(state, executor).dispatch(step.bridge, dict(step.args))
-                note = f"demo {number}/{len(steps)}: {step.title} \u2014 {reply_note(reply)}"
+                note = f"demo {number}/{len(steps)}: {step.title} \u2014 {clip(reply.activity.summary)}"
                 self.post_message(ActivityLogged(reply.activity, reply, note))
                 await asyncio.sleep(self.demo_delay)
         finally:
@@ -106,7 +106,7 @@ class AppActions(_Base):
             self.change(self.session.with_scope(None))
 
     def action_set_profile(self, profile: str) -> None:
-        if self.session is not None and profile != self.session.config.profile:
+        if self.session is not None and profile != self.session.config.profile.name:
             self.change(self.session.with_profile(profile))
 
     def action_set_enabled(self, value: str) -> None:

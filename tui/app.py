@@ -26,7 +26,7 @@ from toolsearch.toolsets import Workspace
 
 from . import services
 from .actions import AppActions
-from .activity import ActivityEntry, reply_note
+from .activity import ActivityEntry, clip
 from .commands import TABS, ToolSearchCommands
 from .messages import (
     ActivityLogged,
@@ -334,13 +334,12 @@ class ToolSearchApp(AppActions, App[None]):
                ) -> Bridge:
         state = session or self.session
         assert state is not None
-        return Bridge.create(state.session_defs, state.registry, state.config,
-                             executor or self._executor or DryRunExecutor(), clock=self.clock)
+        return state.bridge(executor or self._executor or DryRunExecutor(), clock=self.clock)
 
     async def dispatch(self, bridge_name: str, args: dict[str, Any]) -> BridgeReply:
         """Run one bridge call on the current session and log it (the Call dialog's path)."""
         reply = await self.bridge().dispatch(bridge_name, args)
-        self.post_message(ActivityLogged(reply.activity, reply, reply_note(reply)))
+        self.post_message(ActivityLogged(reply.activity, reply, clip(reply.activity.summary)))
         return reply
 
     @on(SaveRequested)

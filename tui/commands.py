@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from toolsearch.profiles import PROFILE_NAMES, get_profile
+
 if TYPE_CHECKING:
     from .app import ToolSearchApp
 
@@ -50,9 +52,10 @@ def palette_entries(app: ToolSearchApp) -> list[tuple[str, str, str]]:
                         "search, describe, blind call, scope, recursion, success"))
     session = app.session
     if session is not None:
-        other = "latest" if session.config.profile == "seed" else "seed"
-        entries.append((f"Tuning: switch profile to {other}", f"set_profile('{other}')",
-                        "Retrieval and classification of that Hermes generation"))
+        for other in PROFILE_NAMES:
+            if other != session.config.profile.name:
+                entries.append((f"Tuning: switch profile to {other}", f"set_profile('{other}')",
+                                get_profile(other).summary))
         enabled = session.config.enabled
         entries.append(("Tuning: turn tool search off" if enabled != "off" else
                         "Tuning: turn tool search on",

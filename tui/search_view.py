@@ -63,10 +63,10 @@ def _why_empty(profile: str, query: str, total: int, tokens: tuple[tuple[str, in
             "exactly like the query.")
 
 
-def run_search(session: SessionState, query: str, profile: str, limit: int | None = None,
-               session_key: int = 0) -> ProfileHits:
+def run_search(session: SessionState, query: str, profile: str,
+               limit: int | None = None) -> ProfileHits:
     """One profile's hits for *query* (the session is switched to *profile* if needed)."""
-    state = session if session.config.profile == profile else session.with_profile(profile)
+    state = session.with_profile(profile)
     bridge = state.bridge()
     limit = limit or state.config.search_default_limit
     hits, total = bridge.search_hits(query, limit)
@@ -82,7 +82,7 @@ def run_search(session: SessionState, query: str, profile: str, limit: int | Non
 def search_view(session: SessionState, query: str, compare: bool,
                 session_key: int = 0) -> SearchView:
     """The session's own profile first; the other one beside it when comparing."""
-    own = session.config.profile
+    own = session.config.profile.name
     profiles = [own]
     if compare:
         profiles.append("latest" if own == "seed" else "seed")

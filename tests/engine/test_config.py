@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from reference_impl import ref_config
 
 from toolsearch.config import SEED_DEFAULTS, ToolSearchConfig, parse_tristate
+from toolsearch.profiles import get_profile
 
 SEED_DEFAULT_VALUES = {
     "enabled": "auto",
@@ -32,7 +33,7 @@ def values(config: ToolSearchConfig) -> dict[str, object]:
 
 def test_dataclass_defaults_are_the_seed_defaults():
     assert values(ToolSearchConfig()) == SEED_DEFAULT_VALUES
-    assert ToolSearchConfig().profile == "seed"
+    assert ToolSearchConfig().profile is get_profile("seed")
 
 
 def test_empty_dict_gives_every_default():

@@ -7,14 +7,14 @@ import json
 import pytest
 
 from toolsearch.bridge import Bridge
-from toolsearch.bridge_latest import (
+from toolsearch.classify import Registry
+from toolsearch.config import ToolSearchConfig
+from toolsearch.profiles.latest import (
     _MAX_DESCRIBE_NAMES_PER_CALL,
     _MAX_QUERIES_PER_CALL,
     NOT_FOUND_HINT,
     local_batch_error,
 )
-from toolsearch.classify import Registry
-from toolsearch.config import ToolSearchConfig
 from toolsearch.tooldefs import make_def
 
 ISSUE_SCHEMA = {
@@ -334,11 +334,14 @@ def test_call_validation_failure_not_invoked(bridge):
     assert executor.calls == []
 
 
-def test_call_coerces_copy_for_validation_only(bridge):
+def test_call_hands_the_tool_the_coerced_arguments(bridge):
+    """REFERENCE §13: validation coerces a copy, and the coerced arguments are what the tool
+    receives (Hermes' dispatch coerces before every call)."""
     reply = run(bridge, "tool_call", {"calls": [{"name": "mcp__github__create_issue",
         "arguments": {"repo": "a/b", "title": "t", "count": "3"}}]})
     assert reply.activity.outcome == "ok"
-    assert reply.result["arguments"]["count"] == "3"
+    assert reply.result["arguments"] == {"repo": "a/b", "title": "t", "count": 3}
+    assert reply.activity.arguments["count"] == 3
 
 
 def test_seed_profile_untouched():

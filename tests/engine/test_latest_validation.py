@@ -61,7 +61,8 @@ def test_validation_paths(args, path, constraint):
 
 @pytest.mark.parametrize("args", [
     {"q": "x"},
-    {"q": "x", "n": "3", "ratio": "2.5", "flag": "true", "tags": ["1", 2]},
+    {"q": "x", "n": "3", "ratio": "2.5", "flag": "true", "tags": "[1, 2]"},
+    {"q": "x", "tags": 7},  # a lone value for an array property becomes [value] (§13)
     {"q": "x", "note": None},
     {"q": "x", "extra": {"anything": 1}},
     {"q": "007"},  # a string stays a string when the schema wants a string
@@ -137,7 +138,9 @@ def test_coerce_value():
         "s": {"type": ["string", "integer"]}, "z": {"type": "null"}}}
     got = coerce_value({"i": " 4 ", "f": "1e3", "b": "False", "s": "5", "z": "null",
                         "other": "7"}, schema)
-    assert got == {"i": 4, "f": 1000.0, "b": False, "s": "5", "z": None, "other": "7"}
+    # a list of types is tried in order, the first that changes the value wins (§13)
+    assert got == {"i": 4, "f": 1000, "b": False, "s": 5, "z": None, "other": "7"}
+    assert type(got["f"]) is int  # an integral number becomes an int
     assert coerce_value({"i": "4.5"}, schema) == {"i": "4.5"}
     assert coerce_value({"f": "nan"}, schema) == {"f": "nan"}
     original = {"i": "4"}

@@ -38,7 +38,7 @@ def state() -> SessionState:
 
 def test_from_workspace_defaults(state):
     assert state.context_length == 200_000
-    assert state.config.profile == "seed"
+    assert state.config.profile.name == "seed"
     assert state.scope is None and state.detached == frozenset()
 
 

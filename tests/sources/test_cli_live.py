@@ -58,10 +58,10 @@ def claude_config(tmp_path: Path, reference_bin: Callable[[str], Path]) -> Path:
 def test_hermes_config_end_to_end(hermes_config: Path, tmp_path: Path) -> None:
     data = json.loads(toolsearch("assemble", str(hermes_config), "--json").stdout)
     rows = {row["name"]: row for row in data["toolsets"]}
-    assert rows["demo"]["status"] == "connected" and rows["demo"]["tools"] == 4
-    assert rows["time"]["status"] == "connected" and rows["time"]["tools"] >= 2
-    assert rows["web"]["status"] == "connected"
-    assert rows["broken"]["status"] == "error" and rows["broken"]["error"]
+    assert rows["mcp-demo"]["status"] == "connected" and rows["mcp-demo"]["tools"] == 4
+    assert rows["mcp-time"]["status"] == "connected" and rows["mcp-time"]["tools"] >= 2
+    assert rows["mcp-web"]["status"] == "connected"
+    assert rows["mcp-broken"]["status"] == "error" and rows["mcp-broken"]["error"]
     assert data["activated"] and "mcp__time__get_current_time" in data["deferred"]
 
     hits = json.loads(toolsearch("search", str(hermes_config), "-q", "current time",
@@ -103,7 +103,7 @@ def test_claude_desktop_config_end_to_end(claude_config: Path, tmp_path: Path) -
     (tmp_path / "hello.txt").write_text("hello from toolsearch\n", encoding="utf-8")
     data = json.loads(toolsearch("assemble", str(claude_config), "--json").stdout)
     assert {row["name"]: row["status"] for row in data["toolsets"]} == {
-        "fs": "connected", "everything": "connected"}
+        "mcp-fs": "connected", "mcp-everything": "connected"}
     hits = json.loads(toolsearch("search", str(claude_config), "-q", "read text file",
                                  "--json").stdout)["matches"]
     assert any(h["name"].startswith("mcp__fs__read") for h in hits)

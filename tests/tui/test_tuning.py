@@ -72,7 +72,7 @@ async def test_listing_off_profile_and_context_presets(make_app):
         assert pane.query_one("#tune-context", Input).value == "32768"
         pane.query_one("#tune-profile", Select).value = "latest"
         await settle(pilot)
-        assert app.session.config.profile == "latest"
+        assert app.session.config.profile.name == "latest"
         assert app.session.config.max_search_limit == 20  # kept, not reset to the default
         await pilot.press("ctrl+r")
         await settle(pilot)

@@ -16,6 +16,8 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Button, Input, Label, Select, Static
 
+from toolsearch.config import CONFIG_TABLE
+from toolsearch.profiles import PROFILE_NAMES
 from toolsearch.session import SessionState
 
 from ..messages import PaneMessage, SaveRequested
@@ -33,18 +35,13 @@ CONTEXT_PRESETS: tuple[tuple[str, int], ...] = (
 )
 TRI = (("auto", "auto"), ("on", "on"), ("off", "off"))
 NUMBER_KEYS: dict[str, str] = {
-    "threshold_pct": "number", "listing_max_tokens": "integer",
-    "search_default_limit": "integer", "max_search_limit": "integer",
+    k.name: "number" if k.type == "float" else "integer"
+    for k in CONFIG_TABLE if k.type in ("float", "int")
 }
 HELP: dict[str, str] = {
-    "enabled": "auto = on; off sends every schema eagerly",
-    "listing": "off: bridge only, no embedded listing (tier 2)",
-    "threshold_pct": "% of context for the listing (0-100)",
-    "listing_max_tokens": "listing cap (200-60,000)",
-    "search_default_limit": "hits when no limit is given (1-max)",
-    "max_search_limit": "largest limit a call may ask (1-50)",
+    **{k.name: k.help for k in CONFIG_TABLE},
     "context": "context length: preset or any number",
-    "profile": "seed (G1) or latest (G3) behaviour",
+    "profile": " \u00b7 ".join(PROFILE_NAMES) + ": the generation's behaviour",
 }
 
 
@@ -112,8 +109,9 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
             yield Static("", classes="tune-note", id="tune-note-context")
         with Horizontal(classes="tune-row"):
             yield Label("profile", classes="tune-label")
-            yield Select((("seed", "seed"), ("latest", "latest")), allow_blank=False,
-                         value="seed", id="tune-profile", classes="tune-field", compact=True)
+            yield Select(((n, n) for n in PROFILE_NAMES), allow_blank=False,
+                         value=PROFILE_NAMES[0], id="tune-profile", classes="tune-field",
+                         compact=True)
             yield Static(HELP["profile"], classes="tune-note")
         with Horizontal(id="tune-buttons"):
             yield Button("Save (ctrl+s)", id="tune-save", variant="primary", compact=True)
@@ -160,9 +158,9 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
                 note.update(HELP[key])
         self._sync_context()
         profile = self.query_one("#tune-profile", Select)
-        if profile.value != config.profile:
+        if profile.value != config.profile.name:
             with profile.prevent(Select.Changed):
-                profile.value = config.profile
+                profile.value = config.profile.name
         self._effective()
 
     def _sync_context(self) -> None:

@@ -1,10 +1,12 @@
-"""The ``latest`` (G3) bridge: batched ``queries`` / ``names`` / ``calls`` (REFERENCE §12).
+"""``latest``: Hermes' newest generation (G3, REFERENCE §12–13).
 
-:class:`~toolsearch.bridge.Bridge` hands every call to :func:`dispatch_latest` when its config
-has ``profile == "latest"``. Search, describe and call shapes, caps and error strings follow
-REFERENCE §12; the scope gate and the executor are the seed bridge's; ``tool_call`` adds the
-G3 argument validation of :mod:`toolsearch.validation`. Connectors are out of scope: a
-``connectors__`` name is simply unknown here.
+Batched ``queries`` / ``names`` / ``calls`` bridge arguments with their caps and error strings,
+Snowball-stemmed retrieval with exact-name-first, the rarest-token gate and the relevance floor,
+the curated ``defer`` list, JSON-schema argument validation and argument coercion (the tool
+receives the coerced arguments), ``max_search_limit`` 25, and declared-but-unavailable MCP
+servers named in the listing and in zero-hit ``available_sources``. The scope gate and the
+executor are the session bridge's. Connectors are out of scope: a ``connectors__`` name is
+simply unknown here.
 """
 
 from __future__ import annotations
@@ -13,15 +15,29 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .bm25 import Hit, search_catalog
-from .catalog import build_catalog
-from .classify import BRIDGE_TOOL_NAMES, decide, def_name
-from .listing import Unavailable
-from .tooldefs import def_function, thaw
-from .validation import parameters_of, validate_call_args
+from ..bm25 import GatedBm25Retrieval, Hit
+from ..catalog import build_catalog, labelled_search_text, stemmed_words
+from ..classify import (
+    BRIDGE_TOOL_NAMES,
+    DIRECT_SURFACE_TOOLSETS,
+    HERMES_CORE_TOOLS,
+    Registry,
+    RegistryLike,
+    as_registry,
+    decide,
+    def_name,
+)
+from ..coercion import coerce_arguments
+from ..listing import Unavailable, sentence_short_description
+from ..profile import Profile
+from ..replies import BridgeReply, available_sources, clamp_limit, not_a_bridge, reply
+from ..schemas import LATEST_SEARCH_BASE, batched_bridge_schemas
+from ..tooldefs import FrozenDict, def_function, thaw
+from ..validation import parameters_of, validate_call_args
 
 if TYPE_CHECKING:
-    from .bridge import Bridge, BridgeReply
+    from ..bridge import Bridge
+    from ..config import ToolSearchConfig
 
 _MAX_QUERIES_PER_CALL = 7
 _MAX_DESCRIBE_NAMES_PER_CALL = 10
@@ -47,24 +63,41 @@ def _err(message: str, **extra: Any) -> dict[str, Any]:
 
 def _reply(result: Any, bridge: str, tool: str | None, outcome: str, arguments: Any,
            summary: str = "", hits: tuple[Hit, ...] = ()) -> BridgeReply:
-    from .bridge import ActivityEvent, BridgeReply
+    if not summary and isinstance(result, Mapping) and "error" in result:
+        summary = str(result["error"])
+    return reply(result, bridge, tool, outcome, arguments, summary, hits)
 
-    shown = arguments if isinstance(arguments, Mapping) else {}
-    return BridgeReply(result, ActivityEvent(bridge, tool, outcome, shown, 0.0, summary), hits)
 
+class LatestBridge:
+    """G3 dispatch (REFERENCE §12–13)."""
 
-async def dispatch_latest(bridge: Bridge, bridge_name: str, args: Mapping[str, Any]
-                          ) -> BridgeReply:
-    """Run one G3 bridge call (the caller times it and fills in ``ms``)."""
-    if bridge_name == "tool_search":
-        return search(bridge, args)
-    if bridge_name == "tool_describe":
-        return describe(bridge, args)
-    if bridge_name == "tool_call":
-        return await call(bridge, args)
-    return _reply(_err(f"'{bridge_name}' is not a bridge tool "
-                       "(expected tool_search, tool_describe or tool_call)"),
-                  bridge_name, None, "invalid", args)
+    def schemas(self, search_description: str) -> tuple[FrozenDict, ...]:
+        return batched_bridge_schemas(search_description)
+
+    async def dispatch(self, bridge: Bridge, bridge_name: str, args: Mapping[str, Any]
+                       ) -> BridgeReply:
+        if bridge_name == "tool_search":
+            return search(bridge, args)
+        if bridge_name == "tool_describe":
+            return describe(bridge, args)
+        if bridge_name == "tool_call":
+            return await call(bridge, args)
+        return not_a_bridge(bridge_name, args)
+
+    def resolve_call(self, args: Any, registry: RegistryLike | None, config: ToolSearchConfig
+                     ) -> tuple[str | None, dict[str, Any], str | None]:
+        """The public resolver with the bridge's rules (REFERENCE §13): the ``calls`` batch
+        and the legacy shape, blank arguments as ``{}``, the G3 rejection wording."""
+        entries, error, _outcome = normalize_calls(args if isinstance(args, Mapping) else {})
+        if error is not None:
+            return None, {}, error
+        reg = as_registry(registry)
+        name, arguments = entries[0]
+        if len(entries) > 1 and not all(n.startswith(CONNECTOR_PREFIX) for n, _ in entries):
+            return None, {}, local_batch_error(entries)
+        if len(entries) > 1 or not _deferrable(reg, config, name):
+            return None, {}, not_deferrable_error(reg, config, name)[0]
+        return name, arguments, None
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -106,21 +139,23 @@ def normalize_name(name: str) -> str:
     return name.strip().lower().replace("-", "_").replace(" ", "_")
 
 
-def is_known(bridge: Bridge, name: str) -> bool:
+def is_known(registry: Registry, config: ToolSearchConfig, name: str) -> bool:
     """The normalised name is a core tool or has a registry entry."""
     norm = normalize_name(name)
-    registry = bridge.registry
-    return norm in registry.core_for(bridge.config.profile) or \
-        registry.toolset_of(norm) is not None
+    return norm in registry.core_for(config.profile) or registry.toolset_of(norm) is not None
 
 
-def not_deferrable_error(bridge: Bridge, name: str) -> tuple[str, str]:
-    """G3 rejection wording for a name that is not deferrable: ``(message, outcome)``."""
+def not_deferrable_error(registry: Registry, config: ToolSearchConfig, name: str,
+                         session_defs: Sequence[Mapping[str, Any]] | None = None
+                         ) -> tuple[str, str]:
+    """G3 rejection wording for a name that is not deferrable: ``(message, outcome)``.
+
+    With the session's tool list, a known name missing from it is "not available in this
+    session"; without one (the public resolver) a known name is "directly-listed"."""
     norm = normalize_name(name)
-    registry = bridge.registry
-    if is_known(bridge, name):
-        session = {def_name(d) for d in bridge.session_defs}
-        if norm not in session:
+    if is_known(registry, config, name):
+        session = None if session_defs is None else {def_name(d) for d in session_defs}
+        if session is not None and norm not in session:
             return (f"'{norm}' is not available in this session: its toolset is disabled or "
                     "hidden, or its requirements are not met. Do not retry it."), "not_available"
         return (f"'{norm}' is a directly-listed tool, not a deferred one. Call it directly "
@@ -135,9 +170,9 @@ def not_deferrable_error(bridge: Bridge, name: str) -> tuple[str, str]:
     return f"{message} Use tool_search to find the exact name.", "not_deferrable"
 
 
-def _deferrable(bridge: Bridge, name: str) -> bool:
-    return decide(name, bridge.registry, defer_tools=bridge.config.effective_defer_tools,
-                  profile=bridge.config.profile).deferrable
+def _deferrable(registry: Registry, config: ToolSearchConfig, name: str) -> bool:
+    return decide(name, registry, defer_tools=config.effective_defer_tools,
+                  profile=config.profile).deferrable
 
 
 # --------------------------------------------------------------------------- tool_search
@@ -151,21 +186,19 @@ def _unavailable_source(server: Unavailable) -> dict[str, Any]:
 
 
 def search(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
-    from .bridge import available_sources, clamp_limit
-
     queries, error = string_list(args.get("queries"), "queries", _MAX_QUERIES_PER_CALL,
                                  "Retry with fewer, more targeted queries.")
     if error is not None:
         return _reply(_err(error), "tool_search", None, "invalid", args)
     limit = clamp_limit(args.get("limit"), bridge.config)
     defs = bridge.deferrable_defs
-    catalog = build_catalog(defs, bridge.registry, "latest")
+    catalog = build_catalog(defs, bridge.registry, bridge.config.profile)
     sources: list[dict[str, Any]] | None = None
     groups: list[dict[str, Any]] = []
     tools: dict[str, dict[str, Any]] = {}
     all_hits: list[Hit] = []
     for query in queries:
-        hits = search_catalog(catalog, query, limit)
+        hits = bridge.config.profile.search(catalog, query, limit)
         all_hits.extend(hits)
         group: dict[str, Any] = {"query": query, "matches": [h.name for h in hits]}
         for hit in hits:
@@ -179,7 +212,7 @@ def search(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
                 }
         if not hits:
             if sources is None:
-                sources = available_sources(defs, bridge.registry, "latest")
+                sources = available_sources(defs, bridge.registry, bridge.config.profile)
                 sources = sorted(sources + [_unavailable_source(u) for u in bridge.unavailable],
                                  key=lambda s: s["name"])
             if sources:
@@ -188,7 +221,9 @@ def search(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
         groups.append(group)
     result = {"queries": queries, "total_available": len(catalog), "results": groups,
               "tools": tools}
-    summary = "; ".join(f"{len(g['matches'])} match(es) for {g['query']!r}" for g in groups)
+    summary = "; ".join(f"{len(g['matches'])} match(es) for {g['query']!r}"
+                        + (": " + ", ".join(g["matches"]) if g["matches"] else "")
+                        for g in groups)
     return _reply(result, "tool_search", None, "ok", args, summary, tuple(all_hits))
 
 
@@ -213,11 +248,12 @@ def describe(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
                 tools[name] = {"description": fn.get("description") or "",
                                "parameters": thaw(params) if params is not None else {}}
                 outcomes.append("ok")
-            elif _deferrable(bridge, name):
+            elif _deferrable(bridge.registry, bridge.config, name):
                 not_found.append(name)
                 outcomes.append("not_available")
-            elif is_known(bridge, name):
-                errors[name], outcome = not_deferrable_error(bridge, name)
+            elif is_known(bridge.registry, bridge.config, name):
+                errors[name], outcome = not_deferrable_error(bridge.registry, bridge.config,
+                                                             name, bridge.session_defs)
                 outcomes.append(outcome)
             else:
                 not_found.append(name)
@@ -315,14 +351,15 @@ async def call(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
     if error is not None:
         return _reply(_err(error), "tool_call", _first_name(args), outcome, args)
     name, arguments = entries[0]
+    registry, config = bridge.registry, bridge.config
     if len(entries) > 1:
         if all(n.startswith(CONNECTOR_PREFIX) for n, _ in entries):
-            message, outcome = not_deferrable_error(bridge, name)
+            message, outcome = not_deferrable_error(registry, config, name, bridge.session_defs)
         else:
             message, outcome = local_batch_error(entries), "invalid"
         return _reply(_err(message), "tool_call", name, outcome, arguments)
-    if not _deferrable(bridge, name):
-        message, outcome = not_deferrable_error(bridge, name)
+    if not _deferrable(registry, config, name):
+        message, outcome = not_deferrable_error(registry, config, name, bridge.session_defs)
         return _reply(_err(message), "tool_call", name, outcome, arguments)
     if name not in bridge.scoped_names():
         result, outcome = await bridge.run_underlying(name, arguments)  # the scope-gate error
@@ -332,5 +369,26 @@ async def call(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
     if rejected is not None:
         outcome = "missing_args" if kind == "missing" else "invalid"
         return _reply(rejected, "tool_call", name, outcome, arguments)
-    result, outcome = await bridge.run_underlying(name, arguments)
-    return _reply(result, "tool_call", name, outcome, arguments)
+    # Hermes coerces before every call: the tool receives the coerced arguments (§13)
+    coerced = coerce_arguments(arguments, parameters_of(schemas.get(name)))
+    result, outcome = await bridge.run_underlying(name, coerced)
+    return _reply(result, "tool_call", name, outcome, coerced)
+
+
+PROFILE = Profile(
+    name="latest",
+    order=1,
+    summary="later Hermes (G3): batched queries/names/calls, stemming, gate and floor",
+    defaults={"max_search_limit": 25},
+    has_defer_list=True,
+    core_tools=HERMES_CORE_TOOLS,
+    direct_surface_toolsets=DIRECT_SURFACE_TOOLSETS,
+    tokenize=stemmed_words,
+    search_text=labelled_search_text,
+    owner_names_source=True,
+    retrieval=GatedBm25Retrieval(),
+    short_description=sentence_short_description,
+    lists_unavailable=True,
+    search_base=LATEST_SEARCH_BASE,
+    bridge=LatestBridge(),
+)
