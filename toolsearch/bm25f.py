@@ -33,13 +33,19 @@ import math
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .catalog import param_names, source_label, stem
+from .bm25 import Hit
+from .caches import register_cache, register_cache_fn
+from .catalog import Catalog, CatalogEntry, param_names, source_label, stem
+from .classify import def_name
 from .tooldefs import def_parameters
+
+if TYPE_CHECKING:
+    from .profile import Profile
 
 FIELDS = ("name", "label", "description", "params", "param_desc")
 NAME, LABEL, DESCRIPTION, PARAMS, PARAM_DESC = range(5)
@@ -97,6 +103,7 @@ class EntryLike(Protocol):
 # --------------------------------------------------------------------------- words
 
 
+@register_cache_fn("bm25f.identifier_words")
 @lru_cache(maxsize=65536)
 def identifier_words(ident: str) -> tuple[str, ...]:
     """Lower-case parts of one identifier, then the joined compound when there are several."""
@@ -109,7 +116,7 @@ def identifier_words(ident: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-_extras_cache: dict[str, tuple[str, ...]] = {}
+_extras_cache: dict[str, tuple[str, ...]] = register_cache("bm25f.extras", {})
 
 
 def _extras(ident: str) -> tuple[str, ...]:
@@ -558,3 +565,75 @@ def rank_of(index: Index, query: str, name: str, params: Params = DEFAULT_PARAMS
     target = min(targets, key=lambda d: (-total[d], d))
     key = (-total[target], target)
     return 1 + sum(1 for d in total if (-total[d], d) < key)
+
+
+# --------------------------------------------------------------------------- the profile's retrieval
+
+
+def words(text: str | None) -> list[str]:
+    """The bm25f tokenizer as the app shows it: the query's words (identifiers split,
+    compounds kept), stopwords dropped, each once."""
+    return list(dict.fromkeys(w for w in text_words(text or "") if w not in STOPWORDS))
+
+
+def name_search_text(tool_def: Any, source_name: str = "") -> str:
+    """What ``CatalogEntry.tokens`` holds under bm25f: the name words and the server label
+    (the fielded index reads every field from the def itself)."""
+    return f"{def_name(tool_def)} {source_label(source_name) if source_name else ''}"
+
+
+class _DocFrequency(Mapping[str, int]):
+    """``Catalog.df`` of a bm25f catalog: docs containing a word in any field (lazy)."""
+
+    def __init__(self, index: Index) -> None:
+        self._index = index
+
+    def __getitem__(self, word: str) -> int:
+        if word not in self._index.vocab_set:
+            raise KeyError(word)
+        return self._index.df(word)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index.vocab)
+
+    def __len__(self) -> int:
+        return len(self._index.vocab)
+
+
+_INDEX_KEY = "bm25f.index"
+
+
+def index_of(catalog: Catalog) -> Index:
+    """The fielded index a bm25f catalog keeps (built on first use for any other catalog)."""
+    found = catalog.memo.get(_INDEX_KEY)
+    if found is None:
+        found = catalog.memo[_INDEX_KEY] = build_index(catalog.entries)
+    return found
+
+
+class Bm25fRetrieval:
+    """Fielded BM25 with identifier splitting and exact + stem terms (module docstring);
+    positive scores only, else the seed's 0.1 name-substring fallback."""
+
+    no_match_note = ("no match: no query word (nor its stem) occurs in any deferred tool and no "
+                     "tool name contains the query")
+    not_admitted_note = ""
+
+    def __init__(self, params: Params = DEFAULT_PARAMS) -> None:
+        self.params = params
+
+    def build(self, entries: tuple[CatalogEntry, ...], profile: Profile) -> Catalog:
+        index = build_index(entries)
+        return Catalog(entries=entries, profile=profile, df=_DocFrequency(index),
+                       memo={_INDEX_KEY: index})
+
+    def search(self, catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
+        entries = catalog.entries
+        return tuple(
+            Hit(entries[h.doc], h.score, h.terms,
+                fallback=h.fallback,
+                fields=tuple((fld, term, value) for term, fld, value in h.fields))
+            for h in search(index_of(catalog), query, limit, self.params))
+
+    def rank_of(self, catalog: Catalog, query: str, name: str) -> int | None:
+        return rank_of(index_of(catalog), query, name, self.params)
