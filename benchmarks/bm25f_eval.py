@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,17 +9,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from recall_suite import half_of  # noqa: E402,F401  (one split for tuning and reporting)
+
 from toolsearch import bm25f, recall  # noqa: E402
 from toolsearch.sources.catalog_file import load_dump_dir, load_real_dump  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 REAL = SHARED / "catalogs" / "real"
-
-
-def half_of(query: recall.Query) -> int:
-    """Fixed split: 0 (tuning half) or 1 (report half), from a hash of the query text + line."""
-    digest = hashlib.sha256(f"{query.line}\x00{query.text}".encode()).digest()
-    return digest[0] & 1
 
 
 def union_catalog():

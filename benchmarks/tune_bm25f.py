@@ -7,8 +7,8 @@ line number and text): half 0 tunes, half 1 is only reported. The sets: the shar
 livemcpbench prompts over the union of all real tools, and our own queries/quickstart,
 five-servers and seed-demo over their sample catalogs. ``queries/models-*.jsonl`` are held out
 and never read here. Coordinate descent over a small grid per parameter, starting from
-``bm25f.DEFAULT_PARAMS``; the objective is the mean over the sets of (recall@1 + recall@5 +
-MRR@5) on the tuning halves. Prints the chosen parameters and both halves' figures.
+``bm25f.DEFAULT_PARAMS``; the objective is the mean of (recall@1 + recall@5 +
+MRR@5) over every tuning-half query pooled (each query weighs the same). Prints the chosen parameters and both halves' figures.
 """
 
 from __future__ import annotations
@@ -66,12 +66,16 @@ def load_sets() -> list[tuple[str, bm25f.Index, tuple[recall.Query, ...]]]:
 
 
 def objective(sets, params: bm25f.Params, half: int = 0) -> float:
+    """Pooled over every tuning-half query (so each query weighs the same): the mean of
+    recall@1 + recall@5 + MRR@5."""
     total = 0.0
+    n = 0
     for _name, index, queries in sets:
         part = [q for q in queries if half_of(q) == half]
         f = evaluate(index, part, params)
-        total += f["r1"] + f["r5"] + f["mrr"]
-    return total / len(sets)
+        total += (f["r1"] + f["r5"] + f["mrr"]) * f["n"]
+        n += f["n"]
+    return total / max(n, 1)
 
 
 def report(sets, params: bm25f.Params) -> None:

@@ -32,9 +32,11 @@ def add_bench_parser(sub: Any, common: Callable[..., None]) -> None:
                    help="generated catalog sizes (default 172,3300,10000)")
     p.add_argument("--json", action="store_true")
 
-    p = kinds.add_parser("recall", help="recall@1, recall@5 and MRR@5 of a query set")
-    p.add_argument("sources", nargs="+", metavar="SOURCE")
-    p.add_argument("--queries", required=True, metavar="FILE.jsonl")
+    p = kinds.add_parser("recall", help="recall@1, recall@5 and MRR@5 of a query set (no "
+                                        "SOURCE and no --queries: every profile on every set, "
+                                        "with the bm25f targets; needs a checkout)")
+    p.add_argument("sources", nargs="*", metavar="SOURCE")
+    p.add_argument("--queries", metavar="FILE.jsonl")
     common(p, tuning=False)
     p.add_argument("--json", action="store_true")
 
@@ -65,6 +67,19 @@ def _real_dir(args: argparse.Namespace) -> Path | None:
     return shared / "catalogs" / "real" if shared else None
 
 
+def _checkout_benchmark(name: str) -> Any:
+    """A module of the checkout's ``benchmarks/`` folder (not shipped in the package)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    if not path.exists():
+        raise ValueError(f"{path} not found: this benchmark needs a checkout of the repository")
+    spec = importlib.util.spec_from_file_location(f"benchmarks_{name}", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
 def run_bench(args: argparse.Namespace) -> int:
     quiet = (lambda _line: None) if args.json else print
     if args.bench == "speed":
@@ -89,6 +104,12 @@ def run_bench(args: argparse.Namespace) -> int:
                   f"{results['real']['session_tuning_change_ms']:.2f} ms")
         _emit(args, results)
         return 0
+    if args.bench == "recall" and not args.sources and not args.queries:
+        return _checkout_benchmark("recall_suite").run_suite(
+            shared_dir() or Path("../shared"), quiet)
+    if args.bench == "recall" and not (args.sources and args.queries):
+        raise ValueError("bench recall takes SOURCE... and --queries FILE.jsonl (or neither, "
+                         "for the whole suite)")
     if args.bench in ("recall", "reach"):
         from . import recall
         from .cli import load_workspace

@@ -67,6 +67,8 @@ MIN_PART = 3
 MIN_STEM = 3
 """Query words shorter than this are matched exactly only (no stem class)."""
 FALLBACK_SCORE = 0.1
+STOPWORD_FILL = 0.01
+"""Stopword-only hits (filling a short result) score this fraction of their BM25F score."""
 
 STOPWORDS = frozenset("""
 a about above after again against all am an and any are as at be been before being below
@@ -528,21 +530,66 @@ def explain(index: Index, doc: int, terms: Iterable[tuple[str, str]],
     return tuple(per_term), tuple(parts)
 
 
+def stopword_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
+    """The query's distinct stopwords that occur in the catalog, as exact terms."""
+    return tuple(dict.fromkeys(
+        ("exact", w) for w in text_words(query) if w in STOPWORDS and w in index.vocab_set))
+
+
+def _ranking(index: Index, query: str, params: Params, limit: int | None
+             ) -> tuple[list[int], dict[int, float], tuple[tuple[str, str], ...],
+                        tuple[tuple[str, str], ...], int]:
+    """(docs best first, their scores, content terms, stopword terms, number of content hits).
+
+    Docs matching a content word come first, by BM25F. When fewer than ``limit`` do (or for
+    the full ranking, ``limit`` None), the docs matching only the query's stopwords follow, by
+    their stopword score scaled by :data:`STOPWORD_FILL` and kept below the last content hit,
+    so a query whose words the catalog lacks still gets the seed's answer."""
+    terms = query_terms(index, query)
+    total = _totals(index, terms, params)
+    if limit is None:
+        top = [d for d in (range(len(total)) if isinstance(total, list) else total)
+               if total[d] > 0]
+        top.sort(key=lambda d: -total[d])
+        if isinstance(total, dict):
+            top.sort(key=lambda d: (-total[d], d))
+    else:
+        top = _top(total, limit)
+    found = {d: total[d] for d in top}
+    content = len(top)
+    stops: tuple[tuple[str, str], ...] = ()
+    if limit is None or content < limit:
+        stops = stopword_terms(index, query)
+        extra = _totals(index, stops, params) if stops else {}
+        if isinstance(extra, list):
+            extra = {d: v for d, v in enumerate(extra) if v > 0}
+        rest = sorted((d for d in extra if d not in found), key=lambda d: (-extra[d], d))
+        if limit is not None:
+            rest = rest[:limit - content]
+        ceiling = found[top[-1]] * 0.5 if top else math.inf
+        for d in rest:
+            found[d] = min(extra[d] * STOPWORD_FILL, ceiling)
+            top.append(d)
+    return top, found, terms, stops, content
+
+
 def search(index: Index, query: str, limit: int = 5, params: Params = DEFAULT_PARAMS
            ) -> tuple[Bm25fHit, ...]:
     """The top ``limit`` tools for a query, best first (ties keep catalog order).
 
-    No positive score: the seed's name-substring fallback (flat 0.1)."""
+    No content word and no stopword of the query occurs in the catalog: the seed's
+    name-substring fallback (flat 0.1)."""
     if not index.n or limit <= 0:
         return ()
-    terms = query_terms(index, query)
-    total = _totals(index, terms, params)
-    top = _top(total, limit)
+    top, found, terms, stops, content = _ranking(index, query, params, limit)
     if top:
         hits = []
-        for doc in top:
-            per_term, parts = explain(index, doc, terms, params)
-            hits.append(Bm25fHit(doc, index.names[doc], total[doc], per_term, parts))
+        for rank, doc in enumerate(top):
+            if rank < content:
+                per_term, parts = explain(index, doc, terms, params)
+            else:
+                per_term, parts = _explain_fill(index, doc, terms, stops, params, found[doc])
+            hits.append(Bm25fHit(doc, index.names[doc], found[doc], per_term, parts))
         return tuple(hits)
     needle = query.lower()
     if not needle.strip():
@@ -552,19 +599,27 @@ def search(index: Index, query: str, limit: int = 5, params: Params = DEFAULT_PA
                  for i, name in enumerate(index.names) if needle in name.lower())[:limit]
 
 
+def _explain_fill(index: Index, doc: int, terms: tuple[tuple[str, str], ...],
+                  stops: tuple[tuple[str, str], ...], params: Params, score: float
+                  ) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, str, float], ...]]:
+    """A stopword-only hit: its content terms are zero, its stopwords share ``score``."""
+    stop_terms, stop_parts = explain(index, doc, stops, params)
+    whole = sum(v for _t, v in stop_terms) or 1.0
+    scale = score / whole
+    per_term = tuple((term_label(t), 0.0) for t in terms) + tuple(
+        (f"{t} (stopword)", v * scale) for t, v in stop_terms)
+    parts = tuple((f"{t} (stopword)", f, v * scale) for t, f, v in stop_parts)
+    return per_term, parts
+
+
 def rank_of(index: Index, query: str, name: str, params: Params = DEFAULT_PARAMS
             ) -> int | None:
     """1-based position of ``name`` in the full ranking, or None when not returned."""
-    total = scores(index, query, params)
-    if not total:
+    top, _found, _terms, _stops, _content = _ranking(index, query, params, None)
+    if not top:
         hits = search(index, query, index.n, params)
         return next((i for i, h in enumerate(hits, 1) if h.name == name), None)
-    targets = [d for d in total if index.names[d] == name]
-    if not targets:
-        return None
-    target = min(targets, key=lambda d: (-total[d], d))
-    key = (-total[target], target)
-    return 1 + sum(1 for d in total if (-total[d], d) < key)
+    return next((i for i, d in enumerate(top, 1) if index.names[d] == name), None)
 
 
 # --------------------------------------------------------------------------- the profile's retrieval
