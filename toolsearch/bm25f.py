@@ -60,10 +60,14 @@ _COMPOUND = re.compile(
     r"[A-Za-z0-9]*+")
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _SEPS = re.compile(r"[_\-]+")
+_ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 
 MIN_RUNON = 6
 """Shortest identifier tried for a run-on split; each part must have at least 3 letters."""
 MIN_PART = 3
+QUERY_RUNON_DF = 0
+"""A run-on query word is split when at most this many tools contain it whole (``cosmosdb`` ->
+cosmos, db); 0: only words the catalog lacks."""
 MIN_STEM = 3
 """Query words shorter than this are matched exactly only (no stem class)."""
 FALLBACK_SCORE = 0.1
@@ -111,6 +115,9 @@ def identifier_words(ident: str) -> tuple[str, ...]:
     """Lower-case parts of one identifier, then the joined compound when there are several."""
     parts: list[str] = []
     for piece in _SEPS.split(ident):
+        if _ACRONYM_PLURAL.fullmatch(piece):  # VMs -> vm (the compound adds vms)
+            parts.append(piece[:-1].lower())
+            continue
         found = _PARTS.findall(piece)
         parts.extend(p.lower() for p in found) if found else parts.append(piece.lower())
     if len(parts) > 1:
@@ -415,7 +422,7 @@ def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
         if w in STOPWORDS:
             continue
         words.append(w)
-        if w not in index.vocab_set:
+        if w not in index.vocab_set or index.df(w) <= QUERY_RUNON_DF:
             words.extend(split_runon(w, index.vocab_set))
     terms: dict[tuple[str, str], None] = {}
     for w in words:
