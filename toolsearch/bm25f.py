@@ -619,14 +619,59 @@ def _explain_fill(index: Index, doc: int, terms: tuple[tuple[str, str], ...],
     return per_term, parts
 
 
+def _positions(index: Index, name: str) -> tuple[int, ...]:
+    key = ("name", name)
+    found = index.memo.get(key)
+    if found is None:
+        if "names" not in index.memo:
+            by_name: dict[str, list[int]] = {}
+            for d, n in enumerate(index.names):
+                by_name.setdefault(n, []).append(d)
+            index.memo["names"] = {n: tuple(ds) for n, ds in by_name.items()}
+        found = index.memo[key] = index.memo["names"].get(name, ())
+    return found
+
+
+def _above(total: list[float] | dict[int, float], doc: int, exclude: Iterable[int] = ()
+           ) -> int:
+    """How many docs rank above ``doc`` (higher score, or equal score and earlier)."""
+    items = enumerate(total) if isinstance(total, list) else total.items()
+    mine = total[doc]
+    skip = set(exclude)
+    return sum(1 for d, v in items
+               if v > 0 and (v > mine or (v == mine and d < doc)) and d not in skip)
+
+
 def rank_of(index: Index, query: str, name: str, params: Params = DEFAULT_PARAMS
             ) -> int | None:
-    """1-based position of ``name`` in the full ranking, or None when not returned."""
-    top, _found, _terms, _stops, _content = _ranking(index, query, params, None)
-    if not top:
-        hits = search(index, query, index.n, params)
-        return next((i for i, h in enumerate(hits, 1) if h.name == name), None)
-    return next((i for i, d in enumerate(top, 1) if index.names[d] == name), None)
+    """1-based position of ``name`` in the full ranking (what an unlimited :func:`search`
+    returns), or None when it is not returned at all."""
+    docs = _positions(index, name)
+    if not docs or not index.n:
+        return None
+    terms = query_terms(index, query)
+    total = _totals(index, terms, params)
+    content = [d for d in docs if _score_in(total, d) > 0]
+    if content:
+        return 1 + min(_above(total, d) for d in content)
+    positive = (sum(1 for v in total if v > 0) if isinstance(total, list)
+                else sum(1 for v in total.values() if v > 0))
+    stops = stopword_terms(index, query)
+    extra = _totals(index, stops, params) if stops else {}
+    found = [d for d in docs if _score_in(extra, d) > 0]
+    if found:
+        in_content = ([d for d, v in enumerate(total) if v > 0] if isinstance(total, list)
+                      else [d for d, v in total.items() if v > 0])
+        return positive + 1 + min(_above(extra, d, in_content) for d in found)
+    if positive or stops and any(v > 0 for v in (extra if isinstance(extra, list)
+                                                 else extra.values())):
+        return None
+    hits = search(index, query, index.n, params)
+    return next((i for i, h in enumerate(hits, 1) if h.name == name), None)
+
+
+def _score_in(total: list[float] | dict[int, float], doc: int) -> float:
+    return total[doc] if isinstance(total, list) else total.get(doc, 0.0)
 
 
 # --------------------------------------------------------------------------- the profile's retrieval

@@ -137,8 +137,9 @@ def test_no_word_at_all_falls_back_to_the_name_substring(worked_defs, worked_reg
 def test_rank_of_agrees_with_search(worked_defs, worked_registry):
     cat = catalog(worked_defs, worked_registry)
     retrieval = get_profile("bm25f").retrieval
-    for query in ("github issue", "create", "event calendar"):
+    for query in ("github issue", "create", "event calendar", "the issue of a", "in a the"):
         hits = search_catalog(cat, query, 10)
+        assert hits
         for position, hit in enumerate(hits, 1):
             assert retrieval.rank_of(cat, query, hit.name) == position
 
