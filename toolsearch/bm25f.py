@@ -32,7 +32,6 @@ import heapq
 import math
 import re
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -46,6 +45,13 @@ from .tooldefs import def_parameters
 
 if TYPE_CHECKING:
     from .profile import Profile
+
+try:  # the C helper behind Counter(): counting into a plain dict without Counter's overhead
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - other Pythons
+    def _count_elements(mapping: dict[str, int], iterable: Iterable[str]) -> None:
+        for item in iterable:
+            mapping[item] = mapping.get(item, 0) + 1
 
 FIELDS = ("name", "label", "description", "params", "param_desc")
 NAME, LABEL, DESCRIPTION, PARAMS, PARAM_DESC = range(5)
@@ -87,13 +93,15 @@ whom why will with would you your yours yourself yourselves s t
 
 @dataclass(frozen=True)
 class Params:
-    """BM25F parameters (tuned on half of each query set; see benchmarks/tune_bm25f.py)."""
+    """BM25F parameters, chosen by ``benchmarks/tune_bm25f.py`` on the tuning half of each set
+    (coordinate descent from name 2, label/description/params 1, param_desc 0.3, b 0.5 / 0 /
+    0.75 / 0.5 / 0.75, k1 1.2, stem 1)."""
 
     k1: float = 1.2
-    weights: tuple[float, float, float, float, float] = (2.0, 1.0, 1.0, 1.0, 0.3)
-    """Per field, in :data:`FIELDS` order."""
-    b: tuple[float, float, float, float, float] = (0.5, 0.0, 0.75, 0.5, 0.75)
-    stem_weight: float = 1.0
+    weights: tuple[float, float, float, float, float] = (2.5, 3.0, 1.0, 1.0, 0.3)
+    """Per field, in :data:`FIELDS` order: name, label, description, params, param_desc."""
+    b: tuple[float, float, float, float, float] = (1.0, 0.0, 0.75, 0.5, 0.5)
+    stem_weight: float = 0.75
 
 
 DEFAULT_PARAMS = Params()
@@ -256,6 +264,18 @@ class Index:
                 if word in self.vocab_set else ())
         return found
 
+    def prefetch(self, words: Iterable[str]) -> None:
+        """Find the docs of several words in one pass over the docs (what a cold query needs)."""
+        missing = {w for w in words if w in self.vocab_set and ("docs", w) not in self.memo}
+        if len(missing) < 2:
+            return
+        found: dict[str, list[int]] = {w: [] for w in missing}
+        for d, ws in enumerate(self.words):
+            for w in ws & missing if len(ws) > len(missing) else missing & ws:
+                found[w].append(d)
+        for w, docs in found.items():
+            self.memo[("docs", w)] = tuple(docs)
+
     def df(self, word: str) -> int:
         return len(self.docs_with(word))
 
@@ -269,7 +289,7 @@ class Index:
 
 def build_index(entries: Sequence[EntryLike]) -> Index:
     """Index the entries' five fields (see the module docstring)."""
-    docs: list[list[Counter[str]]] = []
+    docs: list[list[dict[str, int]]] = []
     doc_words: list[set[str]] = []
     lengths: list[list[int]] = [[] for _ in FIELDS]
     for entry in entries:
@@ -277,7 +297,10 @@ def build_index(entries: Sequence[EntryLike]) -> Index:
         for f, text in enumerate(_fields_of(entry)):
             words = words_of(text) if f in _PROSE_FIELDS else text_words(text)
             lengths[f].append(len(words))
-            fields.append(Counter(words))
+            counts: dict[str, int] = {}
+            if words:
+                _count_elements(counts, words)
+            fields.append(counts)
         docs.append(fields)
         doc_words.append(set(fields[0]).union(*fields[1:]))
     vocab = set().union(*doc_words)
@@ -286,17 +309,17 @@ def build_index(entries: Sequence[EntryLike]) -> Index:
     for doc, fields in enumerate(docs):
         for f in _SPLIT_FIELDS:
             counts = fields[f]
-            extra: Counter[str] = Counter()
-            for w, c in counts.items():
+            added = 0
+            for w, c in list(counts.items()):
                 parts = runon.get(w)
                 if parts is None:
                     parts = runon[w] = split_runon(w, split_vocab)
-                for part in parts:
-                    extra[part] += c
-            if extra:
-                lengths[f][doc] += sum(extra.values())
-                counts.update(extra)
-                doc_words[doc].update(extra)
+                if parts:
+                    for part in parts:
+                        counts[part] = counts.get(part, 0) + c
+                    added += c * len(parts)
+                    doc_words[doc].update(parts)
+            lengths[f][doc] += added
     n = max(len(docs), 1)
     avg = tuple(sum(col) / n for col in lengths)
     return Index(tuple(e.name for e in entries),
@@ -472,6 +495,9 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
     dense: list[list[float]] = []
     sparse: list[dict[int, float]] = []
     memo = index.memo_for(params)
+    cold = [t for t in terms if t not in memo]
+    if len(cold) > 1:
+        index.prefetch(w for t in cold for w in term_words(index, t))
     for term in terms:
         found = _contributions(index, term, params, memo)
         if not found:
