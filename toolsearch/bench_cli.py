@@ -70,12 +70,14 @@ def _real_dir(args: argparse.Namespace) -> Path | None:
 def _checkout_benchmark(name: str) -> Any:
     """A module of the checkout's ``benchmarks/`` folder (not shipped in the package)."""
     import importlib.util
+    import sys
 
     path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
     if not path.exists():
         raise ValueError(f"{path} not found: this benchmark needs a checkout of the repository")
     spec = importlib.util.spec_from_file_location(f"benchmarks_{name}", path)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[spec.name] = module  # type: ignore[union-attr]  (dataclasses look it up)
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module
 
