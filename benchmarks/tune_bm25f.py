@@ -34,9 +34,11 @@ GRID = {
     "b_description": (0.25, 0.5, 0.75, 0.9, 1.0),
     "b_params": (0.0, 0.25, 0.5, 0.75),
     "b_param_desc": (0.25, 0.5, 0.75, 1.0),
+    "w_summary": (0.0, 0.5, 1.0, 1.5),
+    "b_summary": (0.25, 0.5, 0.75),
 }
-_W = {"w_name": 0, "w_label": 1, "w_params": 3, "w_param_desc": 4}
-_B = {"b_name": 0, "b_description": 2, "b_params": 3, "b_param_desc": 4}
+_W = {"w_name": 0, "w_label": 1, "w_params": 3, "w_param_desc": 4, "w_summary": 5}
+_B = {"b_name": 0, "b_description": 2, "b_params": 3, "b_param_desc": 4, "b_summary": 5}
 
 
 def with_value(params: bm25f.Params, key: str, value: float) -> bm25f.Params:

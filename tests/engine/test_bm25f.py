@@ -100,8 +100,9 @@ def test_every_hit_explains_its_score_per_term_and_per_field(worked_defs, worked
 def test_the_name_weighs_more_than_the_description():
     defs = [fdef("mcp__a__weather", "Returns data."), fdef("mcp__a__data", "Returns weather.")]
     assert names(search(defs, "weather")) == ["mcp__a__weather", "mcp__a__data"]
-    flat = dataclasses.replace(bm25f.DEFAULT_PARAMS, weights=(1.0, 1.0, 1.0, 1.0, 1.0),
-                               b=(0.0,) * 5)
+    flat = dataclasses.replace(  # every field 1x, the summary (a second description) off
+        bm25f.DEFAULT_PARAMS, weights=tuple(float(f != bm25f.SUMMARY) for f in range(6)),
+        b=(0.0,) * len(bm25f.FIELDS))
     index = bm25f.index_of(catalog(defs))
     scores = {h.name: h.score for h in bm25f.search(index, "weather", 5, flat)}
     assert scores["mcp__a__weather"] == pytest.approx(scores["mcp__a__data"])
@@ -114,6 +115,7 @@ def test_parameter_descriptions_are_indexed_at_a_lower_weight():
     hits = search(defs, "timezone")
     assert names(hits) == ["mcp__a__two", "mcp__a__one"]
     assert {f for f, _t, _v in hits[1].fields} == {"param_desc"}
+    assert {f for f, _t, _v in hits[0].fields} == {"description", "summary"}
 
 
 def test_only_stopwords_fill_a_short_result_below_the_content_hits():
