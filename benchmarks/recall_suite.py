@@ -176,6 +176,35 @@ def _names_of(ws: Any) -> frozenset[str]:
     return _NAMES[key]
 
 
+def measure_speed(suite: Suite) -> dict[str, float]:
+    """bm25f index build (best of 3) and per-query times over the union (CPU time)."""
+    from toolsearch import bm25f
+
+    entries = recall.search_catalog_for(suite.union(), OURS).entries
+    build, wall = [], []
+    for _ in range(3):
+        c, w = time.process_time(), time.perf_counter()
+        index = bm25f.build_index(entries)
+        build.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    queries = recall.load_queries(suite.shared / "recall" / "azure-mcp.jsonl")
+    passes = []
+    for _ in range(2):
+        times = []
+        for q in queries:
+            c = time.process_time()
+            bm25f.search(index, q.text, 5)
+            times.append(time.process_time() - c)
+        passes.append(sorted(times))
+
+    def pct(values: list[float], q: float) -> float:
+        return values[min(len(values) - 1, int(len(values) * q))] * 1000
+
+    return {"tools": len(entries), "build_ms": min(build) * 1000,
+            "build_wall_ms": min(wall) * 1000, "cold_p95_ms": pct(passes[0], .95),
+            "p50_ms": pct(passes[1], .5), "p95_ms": pct(passes[1], .95)}
+
+
 def run_suite(shared: Path, say: Callable[[str], None] = print, reach: bool = True) -> int:
     """Print every row, the halves, the per-server check, reach and the targets; 0 when every
     target passes."""
@@ -228,6 +257,17 @@ def run_suite(shared: Path, say: Callable[[str], None] = print, reach: bool = Tr
                     f"reachable, {len(report.unreached)} unreachable")
             suite.check("bench reach over the union: bm25f unreachable <= seed",
                         counts[OURS] <= counts[BASE], f"{counts[OURS]} vs {counts[BASE]}")
+    if suite.real.is_dir():
+        speed = measure_speed(suite)
+        say(f"\nbm25f speed over the union ({speed['tools']} tools; CPU time, the machine may "
+            f"be shared): index build {speed['build_ms']:.0f} ms (best of 3; wall "
+            f"{speed['build_wall_ms']:.0f} ms); azure prompts p50 {speed['p50_ms']:.2f} ms, "
+            f"p95 {speed['p95_ms']:.2f} ms once every query word was seen (first pass p95 "
+            f"{speed['cold_p95_ms']:.2f} ms)")
+        suite.check("bm25f index build for the union <= 300 ms", speed["build_ms"] <= 300,
+                    f"{speed['build_ms']:.0f} ms CPU")
+        suite.check("bm25f query p95 <= 2 ms", speed["p95_ms"] <= 2.0,
+                    f"{speed['p95_ms']:.2f} ms CPU")
     say("\nTargets (issue 11):")
     for what, ok, detail in suite.checks:
         say(f"  {'PASS' if ok else 'FAIL'}  {what}  ({detail})")
