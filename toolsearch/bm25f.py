@@ -40,7 +40,7 @@ import heapq
 import math
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
@@ -116,10 +116,16 @@ DEFAULT_PARAMS = Params()
 
 
 class EntryLike(Protocol):
-    name: str
-    description: str
-    schema: Mapping[str, Any]
-    source_name: str
+    """What the index reads of a catalog entry."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def schema(self) -> Mapping[str, Any]: ...
+    @property
+    def source_name(self) -> str: ...
 
 
 # --------------------------------------------------------------------------- words
@@ -148,12 +154,11 @@ def _extras(ident: str) -> tuple[str, ...]:
     """The words of a compound identifier that the plain ``[a-z0-9]+`` pass does not give."""
     found = _extras_cache.get(ident)
     if found is None:
-        plain = plain_words(ident)
-        found = list(identifier_words(ident))
-        for w in plain:
-            if w in found:
-                found.remove(w)
-        found = tuple(found)
+        left = list(identifier_words(ident))
+        for w in plain_words(ident):
+            if w in left:
+                left.remove(w)
+        found = tuple(left)
         if len(_extras_cache) > 65536:
             _extras_cache.clear()
         _extras_cache[ident] = found
@@ -187,7 +192,7 @@ def words_of(text: str) -> list[str]:
     return text_words(text) if PROSE_IDENTIFIERS else plain_words(text)
 
 
-def split_runon(word: str, vocab: Mapping[str, int] | frozenset[str]) -> tuple[str, ...]:
+def split_runon(word: str, vocab: Container[str]) -> tuple[str, ...]:
     """``serverendpoint`` -> (server, endpoint) when 2 or 3 parts are all in ``vocab``; else ().
 
     Parts have at least :data:`MIN_PART` letters; fewest parts win, then the most even-handed
@@ -202,7 +207,7 @@ def split_runon(word: str, vocab: Mapping[str, int] | frozenset[str]) -> tuple[s
             continue
         rest = word[i:]
         if rest in vocab:
-            cand = (2, -(i * i + (n - i) ** 2), (head, rest))
+            cand: tuple[int, int, tuple[str, ...]] = (2, -(i * i + (n - i) ** 2), (head, rest))
             if best is None or cand[:2] < best[:2]:
                 best = cand
             continue
