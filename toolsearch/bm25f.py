@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .bm25 import Hit
 from .caches import register_cache, register_cache_fn
-from .catalog import Catalog, CatalogEntry, param_names, source_label, stem
+from .catalog import Catalog, CatalogEntry, source_label, stem
 from .classify import def_name
 from .tooldefs import def_parameters
 
@@ -235,15 +235,15 @@ def _fields_of(entry: EntryLike) -> tuple[str, ...]:
         name = tool if sep and tool else name[5:]
     label = source_label(entry.source_name) if entry.source_name else ""
     params = def_parameters(entry.schema)
-    descs: list[str] = []
     props = params.get("properties") if isinstance(params, Mapping) else None
-    if isinstance(props, Mapping):
-        for spec in props.values():
-            if isinstance(spec, Mapping) and isinstance(spec.get("description"), str):
-                descs.append(spec["description"])
+    keys = descs = ""
+    if isinstance(props, Mapping) and props:
+        keys = " ".join(str(k) for k in props)
+        descs = " ".join(spec["description"] for spec in props.values()
+                         if isinstance(spec, Mapping) and isinstance(spec.get("description"), str))
     description = entry.description or ""
     end = _FIRST_SENTENCE.search(description)
-    return (name, label, description, " ".join(param_names(entry.schema)), " ".join(descs),
+    return (name, label, description, keys, descs,
             description[:end.start()] if end else description)
 
 
@@ -306,7 +306,7 @@ class Index:
 
 
 def build_index(entries: Sequence[EntryLike]) -> Index:
-    """Index the entries' five fields (see the module docstring)."""
+    """Index the entries' fields (see the module docstring)."""
     docs: list[list[dict[str, int]]] = []
     doc_words: list[set[str]] = []
     lengths: list[list[int]] = [[] for _ in FIELDS]
@@ -323,20 +323,24 @@ def build_index(entries: Sequence[EntryLike]) -> Index:
         doc_words.append(set(fields[0]).union(*fields[1:]))
     vocab = set().union(*doc_words)
     split_vocab = {w for w in vocab if len(w) >= MIN_PART}
-    runon: dict[str, tuple[str, ...]] = {}
+    identifiers: set[str] = set()
+    for fields in docs:
+        for f in _SPLIT_FIELDS:
+            identifiers.update(fields[f])
+    runon = {w: parts for w in identifiers if (parts := split_runon(w, split_vocab))}
     for doc, fields in enumerate(docs):
         for f in _SPLIT_FIELDS:
             counts = fields[f]
+            found = counts.keys() & runon.keys()
+            if not found:
+                continue
             added = 0
-            for w, c in list(counts.items()):
-                parts = runon.get(w)
-                if parts is None:
-                    parts = runon[w] = split_runon(w, split_vocab)
-                if parts:
-                    for part in parts:
-                        counts[part] = counts.get(part, 0) + c
-                    added += c * len(parts)
-                    doc_words[doc].update(parts)
+            for w, c in [(w, counts[w]) for w in found]:  # counts before any part is added
+                parts = runon[w]
+                for part in parts:
+                    counts[part] = counts.get(part, 0) + c
+                added += c * len(parts)
+                doc_words[doc].update(parts)
             lengths[f][doc] += added
     n = max(len(docs), 1)
     avg = tuple(sum(col) / n for col in lengths)
