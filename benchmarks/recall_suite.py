@@ -216,13 +216,7 @@ def measure_speed(suite: Suite) -> dict[str, float]:
             "p50_ms": pct(passes[1], .5), "p95_ms": pct(passes[1], .95)}
 
 
-def run_suite(shared: Path, say: Callable[[str], None] = print, reach: bool = True) -> int:
-    """Print every row, the halves, the per-server check, reach and the targets; 0 when every
-    target passes."""
-    start = time.perf_counter()
-    suite = Suite(shared, say=say)
-    say(HEADER)
-    suite.run_rows()
+def _recall_targets(suite: Suite) -> None:
     azure = suite.row("azure-mcp (shared)", "union", OURS)
     live = suite.row("livemcpbench (shared)", "union", OURS)
     if azure is not None:
@@ -238,48 +232,66 @@ def run_suite(shared: Path, say: Callable[[str], None] = print, reach: bool = Tr
         suite.check("livemcpbench over the union: MRR@5 >= 0.40", live.mrr >= 0.40,
                     f"{live.mrr:.3f}")
     for row in suite.rows:
-        if row.profile != OURS:
-            continue
         base = suite.row(row.query_set, row.catalog, BASE)
-        if base is not None:
+        if row.profile == OURS and base is not None:
             suite.check(f"{row.query_set} over {row.catalog}: bm25f recall@5 >= seed",
                         row.report.recall_at_5 >= base.recall_at_5 - 1e-12,
                         f"{row.report.recall_at_5:.3f} vs {base.recall_at_5:.3f}")
+
+
+def _per_server(suite: Suite, say: Callable[[str], None]) -> None:
+    servers = suite.per_server()
+    worse = [s for s in servers if s[3] < s[2] - 1e-12]
+    say(f"\nPer-server catalogs: {len(servers)} real servers hold a gold tool of the shared "
+        f"or model-style sets; bm25f recall@5 >= seed on {len(servers) - len(worse)}")
+    for name, n, seed, ours in servers:
+        mark = "  WORSE" if ours < seed - 1e-12 else ""
+        say(f"  {name:60s} n={n:4d}  seed {seed:.3f}  bm25f {ours:.3f}{mark}")
+    suite.check(f"every per-server catalog ({len(servers)}): bm25f recall@5 >= seed",
+                not worse, ", ".join(s[0] for s in worse) or "none worse")
+
+
+def _reach(suite: Suite, say: Callable[[str], None]) -> None:
+    counts = {}
+    for profile in (BASE, OURS):
+        report = recall.run_reach(suite.union(), profile)
+        counts[profile] = len(report.unreached)
+        say(f"reach over the union ({profile}): {report.by_either} of {report.n} "
+            f"reachable, {len(report.unreached)} unreachable")
+    suite.check("bench reach over the union: bm25f unreachable <= seed",
+                counts[OURS] <= counts[BASE], f"{counts[OURS]} vs {counts[BASE]}")
+
+
+def _speed(suite: Suite, say: Callable[[str], None]) -> None:
+    speed = measure_speed(suite)
+    say(f"\nbm25f speed over the union ({speed['tools']} tools; CPU time, the machine may "
+        f"be shared): index build {speed['build_ms']:.0f} ms (best of 3; wall "
+        f"{speed['build_wall_ms']:.0f} ms; the seed's BM25 catalog build, same run: "
+        f"{speed['seed_build_ms']:.0f} ms CPU); azure prompts p50 {speed['p50_ms']:.2f} ms, "
+        f"p95 {speed['p95_ms']:.2f} ms once every query word was seen (first pass p95 "
+        f"{speed['cold_p95_ms']:.2f} ms)")
+    suite.check("bm25f index build for the union <= 300 ms", speed["build_ms"] <= 300,
+                f"{speed['build_ms']:.0f} ms CPU")
+    suite.check("bm25f query p95 <= 2 ms", speed["p95_ms"] <= 2.0,
+                f"{speed['p95_ms']:.2f} ms CPU")
+
+
+def run_suite(shared: Path, say: Callable[[str], None] = print, reach: bool = True) -> int:
+    """Print every row, the halves, the per-server check, reach, speed and the targets; 0 when
+    every target passes."""
+    start = time.perf_counter()
+    suite = Suite(shared, say=say)
+    say(HEADER)
+    suite.run_rows()
+    _recall_targets(suite)
     if suite.real.is_dir():
         say("\nHalves (fixed split by a hash of each query; bm25f was tuned on half 0 only):")
         for line in suite.halves():
             say("  " + line)
-        servers = suite.per_server()
-        worse = [s for s in servers if s[3] < s[2] - 1e-12]
-        say(f"\nPer-server catalogs: {len(servers)} real servers hold a gold tool of the shared "
-            f"or model-style sets; bm25f recall@5 >= seed on {len(servers) - len(worse)}")
-        for name, n, seed, ours in servers:
-            mark = "  WORSE" if ours < seed - 1e-12 else ""
-            say(f"  {name:60s} n={n:4d}  seed {seed:.3f}  bm25f {ours:.3f}{mark}")
-        suite.check(f"every per-server catalog ({len(servers)}): bm25f recall@5 >= seed",
-                    not worse, ", ".join(s[0] for s in worse) or "none worse")
+        _per_server(suite, say)
         if reach:
-            union = suite.union()
-            counts = {}
-            for profile in (BASE, OURS):
-                report = recall.run_reach(union, profile)
-                counts[profile] = len(report.unreached)
-                say(f"reach over the union ({profile}): {report.by_either} of {report.n} "
-                    f"reachable, {len(report.unreached)} unreachable")
-            suite.check("bench reach over the union: bm25f unreachable <= seed",
-                        counts[OURS] <= counts[BASE], f"{counts[OURS]} vs {counts[BASE]}")
-    if suite.real.is_dir():
-        speed = measure_speed(suite)
-        say(f"\nbm25f speed over the union ({speed['tools']} tools; CPU time, the machine may "
-            f"be shared): index build {speed['build_ms']:.0f} ms (best of 3; wall "
-            f"{speed['build_wall_ms']:.0f} ms; the seed's BM25 catalog build, same run: "
-            f"{speed['seed_build_ms']:.0f} ms CPU); azure prompts p50 {speed['p50_ms']:.2f} ms, "
-            f"p95 {speed['p95_ms']:.2f} ms once every query word was seen (first pass p95 "
-            f"{speed['cold_p95_ms']:.2f} ms)")
-        suite.check("bm25f index build for the union <= 300 ms", speed["build_ms"] <= 300,
-                    f"{speed['build_ms']:.0f} ms CPU")
-        suite.check("bm25f query p95 <= 2 ms", speed["p95_ms"] <= 2.0,
-                    f"{speed['p95_ms']:.2f} ms CPU")
+            _reach(suite, say)
+        _speed(suite, say)
     say("\nTargets (issue 11):")
     for what, ok, detail in suite.checks:
         say(f"  {'PASS' if ok else 'FAIL'}  {what}  ({detail})")

@@ -241,3 +241,18 @@ def test_bench_speed_prints_figures(tmp_path: Path) -> None:
     assert set(data) == {"generated-50", "generated-120"}
     for figures in data.values():
         assert figures["search_median_ms"] > 0 and figures["assemble_new_defs_ms"] > 0
+
+
+def test_bench_needs_the_checkouts_benchmarks(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Benchmarks are not shipped: an installed package says so in one line."""
+    from toolsearch import bench_cli
+    from toolsearch.cli import main
+
+    monkeypatch.setattr(bench_cli, "CHECKOUT", tmp_path)
+    for kind in ("speed", "attach", "tui"):
+        assert main(["bench", kind]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == [f"toolsearch: error: bench {kind} runs from a source checkout (its "
+                       "benchmarks/ folder is not installed with the package)"]

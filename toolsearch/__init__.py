@@ -33,6 +33,9 @@ _EXPORTS: dict[str, str] = {
     "resolve_underlying_call": "bridge",
     "scoped_deferrable_names": "bridge",
     "SessionState": "session",
+    "Profile": "profile",
+    "get_profile": "profiles",
+    "PROFILE_NAMES": "profiles",
 }
 
 __all__ = [*_EXPORTS, "__version__"]

@@ -20,7 +20,7 @@ from .config import ToolSearchConfig
 from .listing import Listing, Unavailable, build_listing
 from .schemas import bridge_tool_schemas
 from .tokens import estimate_tokens_from_schemas
-from .tooldefs import ContentCache, content_key
+from .tooldefs import ContentCache, content_key, def_pass
 
 log = logging.getLogger("tools.tool_search")
 
@@ -52,10 +52,6 @@ class Budget:
             return "both"
         return "cap" if self.cap < self.percent_leg else "percent"
 
-    @property
-    def percent_from_context(self) -> bool:
-        return bool(self.context_length and self.context_length > 0)
-
 
 def budget_breakdown(config: ToolSearchConfig, context_length: int | None) -> Budget:
     if context_length and context_length > 0:
@@ -86,8 +82,8 @@ def _without_bridges(tool_defs: Sequence[Mapping[str, Any]], split: Classificati
                      ) -> tuple[Mapping[str, Any], ...]:
     """The incoming defs minus bridge defs (the ones classification dropped); an unchanged
     tuple keeps its identity, so content-keyed caches downstream recognise it."""
-    if not split.dropped and isinstance(tool_defs, tuple):
-        return tool_defs
+    if not split.dropped:
+        return tool_defs if isinstance(tool_defs, tuple) else tuple(tool_defs)
     return tuple(d for d in tool_defs if def_name(d) not in BRIDGE_TOOL_NAMES)
 
 
@@ -150,8 +146,16 @@ def assemble_tool_defs(
     """Split, budget, list and inject the bridges exactly as Hermes assembles (REFERENCE §3).
 
     ``unavailable``: declared MCP servers that failed; the ``latest`` listing names them.
+    Each plain-dict def is encoded at most once per call (and not at all when unchanged).
     """
-    config = config or ToolSearchConfig()
+    with def_pass():
+        return _assemble(tool_defs, registry, context_length, config or ToolSearchConfig(),
+                         unavailable)
+
+
+def _assemble(tool_defs: Sequence[Mapping[str, Any]], registry: RegistryLike | None,
+              context_length: int | None, config: ToolSearchConfig,
+              unavailable: Sequence[Unavailable]) -> AssemblyResult:
     reg = as_registry(registry)
     # classification drops incoming bridge defs, so it runs on the defs as given
     split = classify_tools(tool_defs, reg, config.effective_defer_tools, profile=config.profile)

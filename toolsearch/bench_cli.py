@@ -1,15 +1,32 @@
-"""``toolsearch bench ...`` subcommands: thin wrappers over the benchmark modules."""
+"""``toolsearch bench ...`` subcommands.
+
+``recall`` and ``reach`` are operator features (:mod:`toolsearch.recall`). ``speed``,
+``attach`` and ``tui`` are benchmarks: they live in the checkout's ``benchmarks/`` folder,
+which is not installed with the package, and are loaded from there when it exists.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 SHARED_CANDIDATES = (Path("../shared"), Path(__file__).resolve().parents[2] / "shared")
+CHECKOUT = Path(__file__).resolve().parents[1]
+
+
+def benchmark(module: str) -> Any | None:
+    """``benchmarks.<module>`` of this source checkout, or None when it has no benchmarks/."""
+    if not (CHECKOUT / "benchmarks" / "__init__.py").is_file():
+        return None
+    if str(CHECKOUT) not in sys.path:
+        sys.path.insert(0, str(CHECKOUT))
+    return importlib.import_module(f"benchmarks.{module}")
 
 
 def shared_dir() -> Path | None:
@@ -67,25 +84,20 @@ def _real_dir(args: argparse.Namespace) -> Path | None:
     return shared / "catalogs" / "real" if shared else None
 
 
-def _checkout_benchmark(name: str) -> Any:
-    """A module of the checkout's ``benchmarks/`` folder (not shipped in the package)."""
-    import importlib.util
-    import sys
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
-    if not path.exists():
-        raise ValueError(f"{path} not found: this benchmark needs a checkout of the repository")
-    spec = importlib.util.spec_from_file_location(f"benchmarks_{name}", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules[spec.name] = module  # type: ignore[union-attr]  (dataclasses look it up)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
 def run_bench(args: argparse.Namespace) -> int:
+    if args.bench in ("speed", "attach", "tui"):
+        module = benchmark(args.bench)
+        if module is None:
+            print(f"toolsearch: error: bench {args.bench} runs from a source checkout "
+                  "(its benchmarks/ folder is not installed with the package)", file=sys.stderr)
+            return 1
+        return _run_benchmark(args, module)
+    return _run_operator_bench(args)
+
+
+def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
     quiet = (lambda _line: None) if args.json else print
     if args.bench == "speed":
-        from .bench_speed import measure_tuning, run_speed
         from .sources.catalog_file import load_dump_dir
 
         real_dir = _real_dir(args)
@@ -99,16 +111,30 @@ def run_bench(args: argparse.Namespace) -> int:
             sizes = [int(n) for n in args.sizes.split(",") if n.strip()]
         except ValueError:
             raise ValueError(f"--sizes takes whole numbers, got {args.sizes!r}") from None
-        results = run_speed(real, quiet, sizes=sizes)
+        results = module.run_speed(real, quiet, sizes=sizes)
         if ws is not None:
-            results["real"]["session_tuning_change_ms"] = measure_tuning(ws)
+            results["real"]["session_tuning_change_ms"] = module.measure_tuning(ws)
             quiet(f"real session: tuning change (new state: assembly + server rows) median "
                   f"{results['real']['session_tuning_change_ms']:.2f} ms")
         _emit(args, results)
         return 0
+    if args.bench == "attach":
+        _emit(args, module.run_attach_bench(quiet))
+        return 0
+    real_dir = _real_dir(args)
+    _emit(args, module.run_tui_bench([str(real_dir)] if real_dir else [], quiet))
+    return 0
+
+
+def _run_operator_bench(args: argparse.Namespace) -> int:
     if args.bench == "recall" and not args.sources and not args.queries:
-        return _checkout_benchmark("recall_suite").run_suite(
-            shared_dir() or Path("../shared"), quiet)
+        suite = benchmark("recall_suite")
+        if suite is None:
+            print("toolsearch: error: bench recall with no SOURCE (the whole suite) runs from a "
+                  "source checkout (its benchmarks/ folder is not installed with the package)",
+                  file=sys.stderr)
+            return 1
+        return int(suite.run_suite(shared_dir() or Path("../shared"), print))
     if args.bench == "recall" and not (args.sources and args.queries):
         raise ValueError("bench recall takes SOURCE... and --queries FILE.jsonl (or neither, "
                          "for the whole suite)")
@@ -130,19 +156,6 @@ def run_bench(args: argparse.Namespace) -> int:
         else:
             reach = recall.run_reach(state, args.profile)
             _emit(args, reach.as_json(), recall.format_reach(reach))
-        return 0
-    if args.bench == "attach":
-        from .sources.bench_attach import run_attach_bench
-
-        _emit(args, run_attach_bench(quiet))
-        return 0
-    if args.bench == "tui":
-        from .cli import app_entry
-
-        run_tui_bench = app_entry("tui.bench.run_tui_bench")
-
-        real_dir = _real_dir(args)
-        _emit(args, run_tui_bench([str(real_dir)] if real_dir else [], quiet))
         return 0
     raise ValueError(f"unknown bench {args.bench}")
 

@@ -37,6 +37,7 @@ from .replies import (
     missing_args_error,
     tool_error,
 )
+from .tooldefs import def_pass
 
 __all__ = [
     "OUTCOMES", "PROBE_HINT", "ActivityEvent", "Bridge", "BridgeReply", "DryRunExecutor",
@@ -150,7 +151,8 @@ class Bridge:
                 args = {}
         if not isinstance(args, Mapping):
             args = {}
-        reply = await self.config.profile.bridge.dispatch(self, bridge_name, args)
+        with def_pass():
+            reply = await self.config.profile.bridge.dispatch(self, bridge_name, args)
         ms = (self.clock() - start) * 1000.0
         a = reply.activity
         summary = a.summary or _result_summary(reply.result)
@@ -163,7 +165,8 @@ class Bridge:
 
     def search_hits(self, query: str, limit: int) -> tuple[tuple[Hit, ...], int]:
         """The profile's ranking of the session's deferrable tools, and how many there are."""
-        catalog = build_catalog(self.deferrable_defs, self.registry, self.config.profile)
+        with def_pass():
+            catalog = build_catalog(self.deferrable_defs, self.registry, self.config.profile)
         if not catalog.entries or limit <= 0:
             return (), len(catalog)
         return self.config.profile.search(catalog, query, limit), len(catalog)

@@ -18,7 +18,14 @@ from typing import Any
 from .caches import register_cache, register_cache_fn
 from .classify import RegistryLike, as_registry, def_name
 from .profile import Profile, ProfileLike, as_profile
-from .tooldefs import ContentCache, compact, content_key, def_description, def_parameters
+from .tooldefs import (
+    ContentCache,
+    compact,
+    content_key,
+    def_description,
+    def_parameters,
+    def_pass,
+)
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _NAME_SEPARATORS = str.maketrans({"_": " ", ".": " ", "-": " ", ":": " "})
@@ -209,8 +216,9 @@ def build_catalog(
     profile's retrieval."""
     reg = as_registry(registry)
     rules = as_profile(profile)
-    key = content_key(defs, rules.name, reg.fingerprint)
-    return _catalog_cache.get_or_make(key, lambda: _make_catalog(defs, reg, rules))
+    with def_pass():
+        key = content_key(defs, rules.name, reg.fingerprint)
+        return _catalog_cache.get_or_make(key, lambda: _make_catalog(defs, reg, rules))
 
 
 def _make_catalog(defs: Sequence[Mapping[str, Any]], reg: Any, profile: Profile) -> Catalog:

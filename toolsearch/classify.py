@@ -6,7 +6,8 @@ of tool name -> toolset); there is no process-global state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import operator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -14,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .profile import Profile, ProfileLike, as_profile
-from .tooldefs import ContentCache, content_key
+from .tooldefs import ContentCache, content_key, def_pass
 
 BRIDGE_TOOL_NAMES: frozenset[str] = frozenset({"tool_search", "tool_describe", "tool_call"})
 
@@ -185,26 +186,37 @@ def def_name(tool_def: Any) -> str:
     return ""
 
 
-def _rule(
-    name: str, reg: Registry, defer: frozenset[str] | None, profile: Profile
-) -> tuple[Status, Rule, str | None]:
-    """The deciding rule for one name, in REFERENCE §1 order (hot path: plain tuples)."""
-    if not name:
-        return Status.VISIBLE, Rule.NAMELESS, None
-    if name in BRIDGE_TOOL_NAMES:
-        return Status.DROPPED, Rule.BRIDGE, None
-    toolset = reg.toolset_of(name)
-    if profile.has_defer_list and defer is not None and name in defer:
-        return Status.DEFERRED, Rule.DEFER_LIST, toolset
-    if name in reg.core_for(profile):
-        return Status.VISIBLE, Rule.CORE, toolset
-    if toolset is None:
-        return Status.VISIBLE, Rule.UNREGISTERED, None
-    if toolset.startswith("mcp-"):
-        return Status.DEFERRED, Rule.MCP, toolset
-    if toolset in profile.direct_surface_toolsets:
-        return Status.VISIBLE, Rule.DIRECT_SURFACE, toolset
-    return Status.DEFERRED, Rule.PLUGIN, toolset
+def _rules(
+    reg: Registry, defer: frozenset[str] | None, profile: Profile
+) -> Callable[[str], tuple[Status, Rule, str | None]]:
+    """The deciding rule for a name, in REFERENCE §1 order, with the registry, defer list
+    and profile fixed (hot path: plain tuples, lookups hoisted)."""
+    core = reg.core_for(profile)
+    direct = profile.direct_surface_toolsets
+    deferred_first = defer if profile.has_defer_list and defer is not None else frozenset()
+    entries = reg.toolsets
+
+    def rule(name: str) -> tuple[Status, Rule, str | None]:
+        if not name:
+            return Status.VISIBLE, Rule.NAMELESS, None
+        if name in BRIDGE_TOOL_NAMES:
+            return Status.DROPPED, Rule.BRIDGE, None
+        toolset = entries.get(name)
+        if not (isinstance(toolset, str) and toolset):
+            toolset = None
+        if name in deferred_first:
+            return Status.DEFERRED, Rule.DEFER_LIST, toolset
+        if name in core:
+            return Status.VISIBLE, Rule.CORE, toolset
+        if toolset is None:
+            return Status.VISIBLE, Rule.UNREGISTERED, None
+        if toolset.startswith("mcp-"):
+            return Status.DEFERRED, Rule.MCP, toolset
+        if toolset in direct:
+            return Status.VISIBLE, Rule.DIRECT_SURFACE, toolset
+        return Status.DEFERRED, Rule.PLUGIN, toolset
+
+    return rule
 
 
 def decide(
@@ -221,7 +233,7 @@ def decide(
     order) checks the list first, then core, registry, mcp-, direct surfaces, plugin.
     """
     defer = frozenset(defer_tools) if defer_tools is not None else None
-    status, rule, toolset = _rule(name, as_registry(registry), defer, as_profile(profile))
+    status, rule, toolset = _rules(as_registry(registry), defer, as_profile(profile))(name)
     return Decision(name, status, rule, toolset)
 
 
@@ -243,6 +255,23 @@ class Classification:
     deferrable: tuple[dict[str, Any], ...]
     dropped: tuple[dict[str, Any], ...]
     rules: tuple[tuple[str, Status, Rule, str | None], ...] = field(default=(), repr=False)
+    inputs: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    """The defs it was made from (input order): a cached result is reused as is only for
+    the very same objects; equal content in other objects gets :meth:`for_defs`."""
+
+    def made_from(self, defs: Sequence[Any]) -> bool:
+        inputs = self.inputs
+        return inputs is defs or (len(inputs) == len(defs)
+                                  and all(map(operator.is_, inputs, defs)))
+
+    def for_defs(self, defs: Sequence[Any]) -> Classification:
+        """The same decisions over other def objects of equal content (input order)."""
+        buckets: dict[Status, list[Any]] = {Status.VISIBLE: [], Status.DEFERRED: [],
+                                            Status.DROPPED: []}
+        for tool_def, rule in zip(defs, self.rules, strict=True):
+            buckets[rule[1]].append(tool_def)
+        return Classification(tuple(buckets[Status.VISIBLE]), tuple(buckets[Status.DEFERRED]),
+                              tuple(buckets[Status.DROPPED]), self.rules, tuple(defs))
 
     @cached_property
     def decisions(self) -> tuple[Decision, ...]:
@@ -251,7 +280,7 @@ class Classification:
 
     def names(self, status: Status) -> tuple[str, ...]:
         """Names with ``status`` in input order (memoised: a classification never changes)."""
-        memo = self.__dict__.setdefault("_names", {})
+        memo: dict[Status, tuple[str, ...]] = self.__dict__.setdefault("_names", {})
         found = memo.get(status)
         if found is None:
             found = memo[status] = tuple(name for name, s, _rule, _ts in self.rules
@@ -274,8 +303,13 @@ def classify_tools(
     reg = as_registry(registry)
     rules = as_profile(profile)
     defer = frozenset(defer_tools) if defer_tools is not None else None
-    key = content_key(defs, rules.name, reg.fingerprint, defer)
-    return _classify_cache.get_or_make(key, lambda: _classify(defs, reg, defer, rules))
+    with def_pass():
+        key = content_key(defs, rules.name, reg.fingerprint, defer)
+        split = _classify_cache.get_or_make(key, lambda: _classify(defs, reg, defer, rules))
+    if not split.made_from(defs):
+        split = split.for_defs(defs)  # equal content, other objects: these from now on
+        _classify_cache.put(key, split)
+    return split
 
 
 def _classify(
@@ -284,14 +318,16 @@ def _classify(
 ) -> Classification:
     buckets: dict[Status, list[Any]] = {Status.VISIBLE: [], Status.DEFERRED: [],
                                         Status.DROPPED: []}
-    rules = []
+    rules: list[tuple[str, Status, Rule, str | None]] = []
+    rule_of = _rules(reg, defer, profile)
+    add_rule = rules.append
     for tool_def in defs:
         name = def_name(tool_def)
-        status, rule, toolset = _rule(name, reg, defer, profile)
-        rules.append((name, status, rule, toolset))
+        status, rule, toolset = rule_of(name)
+        add_rule((name, status, rule, toolset))
         buckets[status].append(tool_def)
     return Classification(tuple(buckets[Status.VISIBLE]), tuple(buckets[Status.DEFERRED]),
-                          tuple(buckets[Status.DROPPED]), tuple(rules))
+                          tuple(buckets[Status.DROPPED]), tuple(rules), tuple(defs))
 
 
 _classify_cache: ContentCache[Classification] = ContentCache(16, "classify")

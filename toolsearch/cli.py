@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .config import CONFIG_KEYS, parse_assignment
+from .config import CONFIG_KEYS, CONFIG_TABLE, parse_assignment
 from .profiles import PROFILE_NAMES, get_profile
 from .session import SessionState
 from .toolsets import Workspace
@@ -357,8 +357,8 @@ def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool =
                    help="per-server timeout for live MCP servers (default 15 s)")
     if tuning:
         p.add_argument("--set", action="append", metavar="KEY=VALUE",
-                       help="override a tools.tool_search key, e.g. threshold_pct=10 "
-                            f"(keys: {', '.join(CONFIG_KEYS)})")
+                       help="override a tools.tool_search key, e.g. threshold_pct=10; keys: "
+                            + " | ".join(f"{k.name}: {k.help}" for k in CONFIG_TABLE).replace("%", "%%"))
         p.add_argument("--scope", metavar="TOOLSET,...",
                        help="restrict the session scope to these toolsets (registry names "
                             "such as mcp-docs; a bare server name is an alias)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -19,7 +19,7 @@ from .caches import register_cache_fn
 from .classify import RegistryLike, as_registry, def_name
 from .profile import Profile, ProfileLike, as_profile
 from .tokens import CHARS_PER_TOKEN, estimate_text_tokens
-from .tooldefs import ContentCache, content_key, def_description
+from .tooldefs import ContentCache, content_key, def_description, def_pass
 
 LISTING_HEADER = (
     "Deferred tool catalog (call schemas via `tool_describe`, invoke via `tool_call`):"
@@ -40,7 +40,7 @@ def short_description(text: str | None, profile: ProfileLike = "seed") -> str:
 @lru_cache(maxsize=65536)
 def seed_short_description(text: str) -> str:
     """G1: cut at the first ``.!?`` or newline (a period is kept), then at 60 characters."""
-    collapsed = " ".join((text or "").split())
+    collapsed = _collapsed_head(text or "")
     if not collapsed:
         return ""
     end = _SEED_CUT.search(collapsed)
@@ -54,7 +54,7 @@ def seed_short_description(text: str) -> str:
 @lru_cache(maxsize=65536)
 def sentence_short_description(text: str) -> str:
     """G3: the first sentence end followed by whitespace (not after e.g / i.e / etc)."""
-    collapsed = " ".join((text or "").split())
+    collapsed = _collapsed_head(text or "")
     if not collapsed:
         return ""
     for match in _LATEST_END.finditer(collapsed):
@@ -66,6 +66,19 @@ def sentence_short_description(text: str) -> str:
     return _clip_short(collapsed)
 
 
+_HEAD = 4 * SHORT_DESC_MAX
+
+
+def _collapsed_head(text: str) -> str:
+    """The whitespace-collapsed text, or only its head when that already runs past the 60
+    characters a short description can keep (nothing after them changes the result)."""
+    if len(text) > _HEAD:
+        head = " ".join(text[:_HEAD].split())
+        if len(head) > SHORT_DESC_MAX + 1:
+            return head
+    return " ".join(text.split())
+
+
 def _clip_short(collapsed: str) -> str:
     if len(collapsed) <= SHORT_DESC_MAX:
         return collapsed
@@ -75,26 +88,87 @@ def _clip_short(collapsed: str) -> str:
     return cut.rstrip(",;: ") + "\u2026"
 
 
-@dataclass(frozen=True)
 class ListingGroup:
-    """One server's block in every form, and the form it got in the chosen listing."""
+    """One server's block in every form, and the form it got in the chosen listing.
+
+    Immutable. Short descriptions are worked out on first need (the full form, a tool's
+    line): a listing that collapses a large catalog to names or summaries never pays for them.
+    """
 
     label: str
-    tools: tuple[tuple[str, str], ...]
-    """(name, short description), sorted."""
-    form: str = "full"
+    form: str
     """``full``, ``names`` or ``summary`` in the chosen listing; ``none`` when no listing."""
+
+    def __init__(self, label: str, tools: Sequence[tuple[str, str]] = (), form: str = "full",
+                 *, pending: Sequence[tuple[str, str]] | None = None,
+                 shorten: Callable[[str], str] | None = None) -> None:
+        """``tools``: (name, short description) pairs, sorted. Or ``pending``: (name, full
+        description) pairs with the ``shorten`` that makes short descriptions of them."""
+        state = self.__dict__
+        state["label"] = label
+        state["form"] = form
+        if pending is None or shorten is None:
+            state["_tools"] = tuple(tools)
+        else:
+            state["_pending"] = tuple(pending)
+            state["_shorten"] = shorten
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ListingGroup is immutable")
+
+    @property
+    def tools(self) -> tuple[tuple[str, str], ...]:
+        """(name, short description), sorted."""
+        state = self.__dict__
+        found: tuple[tuple[str, str], ...] | None = state.get("_tools")
+        if found is None:
+            shorten = state["_shorten"]
+            found = state["_tools"] = tuple(sorted((n, shorten(d)) for n, d in state["_pending"]))
+        return found
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Tool names in listing order (no description needed)."""
+        state = self.__dict__
+        found: tuple[str, ...] | None = state.get("_names")
+        if found is None:
+            source = state.get("_pending")
+            found = state["_names"] = tuple(sorted(n for n, _ in (
+                source if source is not None else state["_tools"])))
+        return found
+
+    def with_form(self, form: str) -> ListingGroup:
+        """The same group with another chosen form (short descriptions and renders shared)."""
+        other = ListingGroup(self.label, (), form)
+        state = other.__dict__
+        del state["_tools"]
+        for key in ("_tools", "_pending", "_shorten", "_names", "_render_cache"):
+            if key in self.__dict__:
+                state[key] = self.__dict__[key]
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ListingGroup):
+            return NotImplemented
+        return (self.label, self.tools, self.form) == (other.label, other.tools, other.form)
+
+    def __hash__(self) -> int:
+        return hash((self.label, self.tools, self.form))
+
+    def __repr__(self) -> str:
+        return f"ListingGroup(label={self.label!r}, count={self.count}, form={self.form!r})"
 
     @property
     def count(self) -> int:
-        return len(self.tools)
+        source = self.__dict__.get("_pending")
+        return len(source if source is not None else self.__dict__["_tools"])
 
     def header(self) -> str:
         return f"{self.label} tools ({self.count}):"
 
     def render(self, form: str) -> str:
         """This group's block in ``full``, ``names`` or ``summary`` form (memoised)."""
-        cache = self.__dict__.setdefault("_render_cache", {})
+        cache: dict[str, str] = self.__dict__.setdefault("_render_cache", {})
         text = cache.get(form)
         if text is None:
             text = cache[form] = self._render(form)
@@ -107,7 +181,7 @@ class ListingGroup:
                 "discover via `tool_search`)"
             )
         if form == "names":
-            return self.header() + "\n" + ", ".join(name for name, _ in self.tools)
+            return self.header() + "\n" + ", ".join(self.names)
         lines = [self.header()]
         lines.extend(f"- {name}: {desc}" if desc else f"- {name}" for name, desc in self.tools)
         return "\n".join(lines)
@@ -201,16 +275,26 @@ def _group(
     defs: Sequence[Mapping[str, Any]], reg: Any, profile: Profile
 ) -> tuple[ListingGroup, ...]:
     grouped: dict[str, list[tuple[str, str]]] = {}
+    labels: dict[str | None, list[tuple[str, str]]] = {}
+    toolset_of = reg.toolset_of
     for tool_def in defs:
         name = def_name(tool_def)
         if not name:
             continue
-        toolset = reg.toolset_of(name)
-        label = "other" if toolset is None else (toolset[4:] if toolset.startswith("mcp-") else toolset)
-        grouped.setdefault(label, []).append(
-            (name, profile.short_description(def_description(tool_def)))
-        )
-    return tuple(ListingGroup(label, tuple(sorted(grouped[label]))) for label in sorted(grouped))
+        toolset = toolset_of(name)
+        members = labels.get(toolset)
+        if members is None:
+            label = "other" if toolset is None else source_label(toolset)
+            members = labels[toolset] = grouped.setdefault(label, [])
+        members.append((name, def_description(tool_def)))
+    shorten = profile.short_description
+    return tuple(ListingGroup(label, pending=grouped[label], shorten=shorten)
+                 for label in sorted(grouped))
+
+
+def source_label(toolset: str) -> str:
+    """A registry toolset as the listing labels it (``mcp-`` removed)."""
+    return toolset[4:] if toolset.startswith("mcp-") else toolset
 
 
 def _fits(chars: int, max_tokens: int) -> bool:
@@ -232,8 +316,10 @@ def build_listing(
     reg = as_registry(registry)
     rules = as_profile(profile)
     rows = tuple(sorted(unavailable, key=lambda u: u.name)) if rules.lists_unavailable else ()
-    key = content_key(defs, rules.name, reg.fingerprint, max_tokens, rows)
-    return _listing_cache.get_or_make(key, lambda: _choose(defs, reg, max_tokens, rules, rows))
+    with def_pass():
+        key = content_key(defs, rules.name, reg.fingerprint, max_tokens, rows)
+        return _listing_cache.get_or_make(key,
+                                          lambda: _choose(defs, reg, max_tokens, rules, rows))
 
 
 def _choose(
@@ -243,7 +329,7 @@ def _choose(
     groups = group_defs(defs, reg, profile)
     if not groups and not rows:
         return Listing(None, "none", max_tokens)
-    rendered = {form: [g.render(form) for g in groups] for form in ("full", "names", "summary")}
+    names = [g.render("names") for g in groups]
     row_blocks = [(u.label, u.render()) for u in rows]
     row_chars = sum(len(text) + 1 for _label, text in row_blocks)
 
@@ -251,25 +337,25 @@ def _choose(
         return len(LISTING_HEADER) + sum(len(b) + 1 for b in blocks) + row_chars
 
     def finish(forms: list[str], form: str) -> Listing:
-        blocks = [(g.label, rendered[f][i]) for i, (g, f) in enumerate(zip(groups, forms,
-                                                                            strict=True))]
-        chosen = tuple(
-            ListingGroup(g.label, g.tools, f) for g, f in zip(groups, forms, strict=True)
-        )
+        blocks = [(g.label, g.render(f)) for g, f in zip(groups, forms, strict=True)]
+        chosen = tuple(g.with_form(f) for g, f in zip(groups, forms, strict=True))
         return Listing(_join(blocks + row_blocks), form, max_tokens, chosen, rows)
 
-    for form in ("full", "names"):
-        if _fits(total(rendered[form]), max_tokens):
-            return finish([form] * len(groups), form)
+    size = total(names)
+    if _fits(size, max_tokens):
+        # a group's full block is always longer than its names block, so the full form is
+        # only worth measuring (and its short descriptions worth making) when names fit
+        full = "full" if _fits(total([g.render("full") for g in groups]), max_tokens) else "names"
+        return finish([full] * len(groups), full)
     forms = ["names"] * len(groups)
-    size = total(rendered["names"])
-    order = sorted(range(len(groups)), key=lambda i: (-len(rendered["names"][i]), groups[i].label))
+    summaries = [g.render("summary") for g in groups]
+    order = sorted(range(len(groups)), key=lambda i: (-len(names[i]), groups[i].label))
     for collapsed, i in enumerate(order, start=1):
         forms[i] = "summary"
-        size += len(rendered["summary"][i]) - len(rendered["names"][i])
+        size += len(summaries[i]) - len(names[i])
         if _fits(size, max_tokens):
             return finish(forms, "groups" if collapsed == len(groups) else "mixed")
-    none_groups = tuple(ListingGroup(g.label, g.tools, "none") for g in groups)
+    none_groups = tuple(g.with_form("none") for g in groups)
     return Listing(None, "none", max_tokens, none_groups, rows)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -175,6 +175,3 @@ def as_profile(profile: ProfileLike | None) -> Profile:
         return profile
     return get_profile(profile or "seed")
 
-
-def as_profiles(profiles: Sequence[ProfileLike]) -> tuple[Profile, ...]:
-    return tuple(as_profile(p) for p in profiles)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .profile import ProfileLike, as_profile
-from .tooldefs import FrozenDict, freeze
+from .tooldefs import FrozenDict, freeze_def
 
 SEARCH_BASE = (
     "Search {n} additional tools that are loaded on demand. Returns up to `limit` matches, "
@@ -65,7 +65,7 @@ def search_description(count: int, listing: str | None = None, listing_form: str
 
 def _function(name: str, description: str, properties: dict[str, Any],
               required: list[str]) -> FrozenDict:
-    return freeze({
+    return freeze_def({
         "type": "function",
         "function": {
             "name": name,

@@ -174,12 +174,13 @@ class SessionState:
             if decision.status is Status.DROPPED:
                 return Explanation(name, "dropped", decision.rule.value, decision.reason,
                                    None, None, None, None)
+            shown = self._toolset_id(toolset_name)
             if toolset_name is None:
                 why = f"'{name}' is not a tool of any loaded source."
             elif toolset_name in self.detached:
-                why = f"'{name}' belongs to '{toolset_name}', which is detached."
+                why = f"'{name}' belongs to '{shown}', which is detached."
             else:
-                why = (f"'{name}' belongs to '{toolset_name}', which is outside this "
+                why = (f"'{name}' belongs to '{shown}', which is outside this "
                        "session's scope; the bridge will not reach it.")
             return Explanation(name, "unknown", Rule.NOT_IN_DEFS.value, why,
                                self._toolset_id(toolset_name), tokens, exact, None)

@@ -117,7 +117,8 @@ class Workspace:
         scope): every session state with the same attachment gets the *same* tuple, so the
         engine's identity memo and content caches recognise it after a config change."""
         key = (frozenset(detached), None if scope is None else frozenset(scope))
-        memo = self.__dict__.setdefault("_defs_memo", {})
+        memo: dict[tuple[frozenset[str], frozenset[str] | None], tuple[FrozenDict, ...]] = \
+            self.__dict__.setdefault("_defs_memo", {})
         found = memo.get(key)
         if found is None:
             if len(memo) > 32:
@@ -138,7 +139,7 @@ class Workspace:
         Memoised per detached set: a workspace never changes, so neither does its registry.
         """
         key = frozenset(detached)
-        memo = self.__dict__.setdefault("_registry_memo", {})
+        memo: dict[frozenset[str], Registry] = self.__dict__.setdefault("_registry_memo", {})
         found = memo.get(key)
         if found is None:
             if len(memo) > 32:

@@ -96,7 +96,3 @@ class SaveRequested(Message):
 
     path: str | None = None
 
-
-@dataclass
-class DemoRequested(Message):
-    """Play the scripted demo through the activity feed."""

@@ -8,7 +8,7 @@ own colour system (``$success``, ``$error``...), which keeps ``.tcss`` free of h
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,6 +130,3 @@ def slot_defaults(theme: Theme) -> dict[str, str]:
     system = theme.to_color_system().generate()
     return {slot: system.get(base, system["foreground"]) for slot, base in SLOTS.items()}
 
-
-def theme_names(themes: Iterable[Theme]) -> tuple[str, ...]:
-    return tuple(t.name for t in themes)

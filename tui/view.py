@@ -87,10 +87,6 @@ class GaugeFigures:
     def saving_pct(self) -> float:
         return 100.0 * self.saving / self.eager_tokens if self.eager_tokens else 0.0
 
-    @property
-    def fits(self) -> bool:
-        return self.listing_tokens <= self.budget
-
 
 def gauge_figures(session: SessionState) -> GaugeFigures:
     a = session.assembly

@@ -159,3 +159,32 @@ def test_core_has_no_engine_import_inside_a_function():
                 found += [f"{path.name}:{node.name}" for sub in ast.walk(node)
                           if isinstance(sub, ast.ImportFrom) and sub.level]
     assert found == []
+
+
+def test_readme_key_table_is_the_config_table():
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in readme.splitlines() if line.startswith("| `") and
+            line.split("`")[1] in CONFIG_KEYS and line.count("|") == 6]
+    expected = [f"| `{k.name}` | {k.type} | `{k.default}` | {k.range_text()} | {k.help} |"
+                for k in CONFIG_TABLE]
+    assert [" ".join(r.split()) for r in rows] == [" ".join(e.split()) for e in expected]
+
+
+def test_clear_caches_empties_every_registered_cache():
+    from toolsearch.caches import cache_names, clear_caches
+    from toolsearch.catalog import stem
+    from toolsearch.listing import seed_short_description
+
+    defs = (make_def("mcp__gh__create_issue", "Open an issue."),)
+    reg = Registry({"mcp__gh__create_issue": "mcp-gh"})
+    build_catalog(defs, reg, "latest")
+    seed_short_description("Open an issue.")
+    assert {"catalog", "classify", "listing", "catalog.stem",
+            "tooldefs.seen_defs"} <= set(cache_names())
+    assert stem.cache_info().currsize > 0
+    clear_caches()
+    assert stem.cache_info().currsize == 0
+    assert seed_short_description.cache_info().currsize == 0
+    from toolsearch import catalog
+
+    assert len(catalog._catalog_cache._items) == 0

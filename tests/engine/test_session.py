@@ -116,7 +116,7 @@ def test_explain_unknown(state):
 def test_explain_detached(state):
     detached = state.toggled("github")
     e = detached.explain("mcp__github__create_issue")
-    assert (e.status, e.rule, e.toolset) == ("unknown", "not-in-defs", "github")
+    assert (e.status, e.rule, e.toolset) == ("unknown", "not-in-defs", "mcp-github")
     assert "detached" in e.reason
     assert e.schema_tokens is not None
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from toolsearch.sources.bench_servers import server_command
+from benchmarks.servers import server_command
 from toolsearch.sources.live import ServerConfig
 
 HERE = Path(__file__).resolve().parent

@@ -179,7 +179,7 @@ async def test_hermes_config_mixes_good_and_bad_servers(tmp_path: Path, marker: 
 
 
 def test_attach_bench_smoke() -> None:
-    from toolsearch.sources.bench_attach import run_attach_bench
+    from benchmarks.attach import run_attach_bench
 
     lines: list[str] = []
     result = run_attach_bench(lines.append, servers=3, tools=120, page_size=50, runs=1)

@@ -156,3 +156,31 @@ async def test_demo_plays_every_step_through_the_feed(make_app):
         assert app.query_one("#main-tabs").active == "tab-activity"
         assert not app.demo_running
         assert app.query_one(ActivityFeed).lines_written == 7
+
+
+async def test_the_app_uses_the_sessions_bridge_and_the_feed_its_summary(make_app, workspace):
+    """One bridge (SessionState.bridge): under latest a zero-hit group names the unavailable
+    server; the feed shows the reply's own summary, not a re-reading of seed-shaped replies."""
+    from dataclasses import replace
+
+    from toolsearch.toolsets import Toolset, ToolsetStatus
+
+    down = Toolset("down", "mcp", status=ToolsetStatus.ERROR, error="connection refused")
+    app = make_app(workspace=replace(workspace, toolsets=(*workspace.toolsets, down)),
+                   profile="latest")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.bridge().unavailable == app.session.unavailable != ()
+        reply = await app.dispatch("tool_search", {"queries": ["zzzqqq"]})
+        await settle(pilot)
+        assert app.session.config.profile.name == "latest", reply.result
+        sources = reply.result["results"][0]["available_sources"]
+        assert any(s["name"] == "down" and "unavailable" in s for s in sources)
+        assert app.activity[-1].note == "0 match(es) for 'zzzqqq'"
+        reply = await app.dispatch("tool_search", {"queries": ["scrape"]})
+        await settle(pilot)
+        assert app.activity[-1].note == ("2 match(es) for 'scrape': mcp__firecrawl__scrape, "
+                                         "mcp__firecrawl__search")
+        reply = await app.dispatch("tool_describe", {"names": ["mcp__firecrawl__scrape"]})
+        await settle(pilot)
+        assert app.activity[-1].note == "1 described, 0 not found, 0 rejected"

@@ -170,8 +170,10 @@ class SeedBridge:
 def _schema_summary(params: Any) -> str:
     props = params.get("properties") if isinstance(params, Mapping) else None
     required = params.get("required") if isinstance(params, Mapping) else None
-    return (f"schema: {len(props or {})} parameter(s), required: "
-            f"{', '.join(required or []) or 'none'}")
+    count = len(props) if isinstance(props, Mapping) else 0
+    names = [r for r in required if isinstance(r, str)] if isinstance(required, list | tuple) \
+        else []
+    return f"schema: {count} parameter(s), required: {', '.join(names) or 'none'}"
 
 
 def _resolve_outcome(name: str, error: str | None) -> str:

@@ -33,7 +33,7 @@ from typing import Any
 import yaml
 
 from toolsearch.sources.errors import SourceError
-from toolsearch.tooldefs import EMPTY_SCHEMA, freeze
+from toolsearch.tooldefs import EMPTY_SCHEMA, freeze_def
 from toolsearch.toolsets import KINDS, Toolset, ToolsetStatus, ToolSpec, Workspace
 
 CATALOG_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
@@ -347,11 +347,11 @@ def _tool_search(raw: Any, reader: _Reader) -> Mapping[str, Any] | None:
     if raw is None:
         return None
     if isinstance(raw, Mapping):
-        return freeze(dict(raw))
+        return freeze_def(dict(raw))
     if not isinstance(raw, bool):
         reader.warn("tool_search", f"not a mapping (got {_type_name(raw)}); read as enabled: auto")
     # Hermes' reading of a non-mapping value: False switches tool search off.
-    return freeze({"enabled": "off" if raw is False else "auto"})
+    return freeze_def({"enabled": "off" if raw is False else "auto"})
 
 
 # --------------------------------------------------------------------------- real dumps

@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import anyio
 
@@ -189,7 +189,7 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
         else:
             reason = f"server error {exc.code}: {exc.message}"
     elif isinstance(exc, ValidationError):
-        first = exc.errors()[0] if exc.errors() else {}
+        first: Mapping[str, Any] = exc.errors()[0] if exc.errors() else {}
         loc = ".".join(str(p) for p in first.get("loc", ()))
         reason = f"invalid reply from server ({exc.title}): {loc}: {first.get('msg', exc)}"
     elif isinstance(exc, httpx2.HTTPError):
@@ -233,7 +233,7 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
             transport = streamable_http_client(config.url, http_client=http)
         else:
             raise ValueError(f"unknown transport {config.transport!r}")
-        client = Client(transport, cache=None, message_handler=message_handler,
+        client = Client(transport, cache=None, message_handler=cast(Any, message_handler),
                         client_info=types.Implementation(name="toolsearch", version="0.1.0"))
         yield await stack.enter_async_context(client)
 

@@ -271,6 +271,16 @@ def _block_lines(changed: Mapping[str, Any], indent: int) -> list[str]:
     return [" " * indent + _render(k, v) + "\n" for k, v in changed.items() if v is not None]
 
 
+def _lc(node: Any) -> Any:
+    """ruamel's line/column record of a round-trip node."""
+    return node.lc
+
+
+def _flow(node: Any) -> bool:
+    """True when a round-trip mapping is written in flow style (``{a: 1}``)."""
+    return bool(node.fa.flow_style())
+
+
 def _splice(text: str, original: Any, block: Mapping[str, Any], changed: Mapping[str, Any],
             step: int) -> str | None:
     """Apply the change to *text* in place, using the positions of the *original* round-trip
@@ -284,69 +294,92 @@ def _splice(text: str, original: Any, block: Mapping[str, Any], changed: Mapping
         new = ["tools:\n", " " * step + "tool_search:\n", *_block_lines(block, 2 * step)]
         return "".join(lines + tail + new)
     tools = original.get("tools") if isinstance(original, dict) else None
-    if tools is not None and (not isinstance(tools, dict) or tools.fa.flow_style()):
+    if tools is not None and (not isinstance(tools, dict) or _flow(tools)):
         return None
-    tools_line, tools_col = original.lc.key("tools")
     if not tools or "tool_search" not in tools:
-        if tools:
-            col = tools.lc.key(next(iter(tools)))[1]
-            at = _body_end(lines, tools_line, tools_col)
-        elif _body_end(lines, tools_line, tools_col) == tools_line + 1 and \
-                lines[tools_line].split("#")[0].strip() == "tools:":
-            col, at = tools_col + step, tools_line + 1
-        else:
-            return None
-        new = [" " * col + "tool_search:\n", *_block_lines(block, col + step)]
-        return "".join(lines[:at] + new + lines[at:])
-    key_line, col = tools.lc.key("tool_search")
+        return _add_tool_search(lines, original, tools, block, step)
+    key_line, col = _lc(tools).key("tool_search")
     old = tools["tool_search"]
-    if not isinstance(old, dict) or not old or old.fa.flow_style():
-        end = _body_end(lines, key_line, col)
-        if end != key_line + 1:
-            return None
-        _, hash_, comment = lines[key_line].partition(" #")
-        head = " " * col + "tool_search:" + (f"  #{comment}" if hash_ else "\n")
-        return "".join(lines[:key_line] + [head, *_block_lines(block, col + step)]
-                       + lines[end:])
+    if not isinstance(old, dict) or not old or _flow(old):
+        return _replace_block(lines, key_line, col, block, step)
+    return _edit_block(lines, key_line, col, old, changed)
+
+
+def _add_tool_search(lines: list[str], original: Any, tools: Any, block: Mapping[str, Any],
+                     step: int) -> str | None:
+    """``tools:`` exists without ``tool_search``: add the block under it."""
+    tools_line, tools_col = _lc(original).key("tools")
+    if tools:
+        col = _lc(tools).key(next(iter(tools)))[1]
+        at = _body_end(lines, tools_line, tools_col)
+    elif _body_end(lines, tools_line, tools_col) == tools_line + 1 and \
+            lines[tools_line].split("#")[0].strip() == "tools:":
+        col, at = tools_col + step, tools_line + 1
+    else:
+        return None
+    new = [" " * col + "tool_search:\n", *_block_lines(block, col + step)]
+    return "".join(lines[:at] + new + lines[at:])
+
+
+def _replace_block(lines: list[str], key_line: int, col: int, block: Mapping[str, Any],
+                   step: int) -> str | None:
+    """``tool_search`` is empty, a scalar or a flow mapping on one line: write it anew."""
+    end = _body_end(lines, key_line, col)
+    if end != key_line + 1:
+        return None
+    _, hash_, comment = lines[key_line].partition(" #")
+    head = " " * col + "tool_search:" + (f"  #{comment}" if hash_ else "\n")
+    return "".join(lines[:key_line] + [head, *_block_lines(block, col + step)] + lines[end:])
+
+
+def _edit_block(lines: list[str], key_line: int, col: int, old: Any,
+                changed: Mapping[str, Any]) -> str:
+    """A block mapping: edit changed keys in place (comments kept), append new keys."""
     keys = list(old)
-    body_col = old.lc.key(keys[0])[1]
+    body_col = _lc(old).key(keys[0])[1]
     edits: dict[int, str] = {}
     removals: set[int] = set()
+    block_end = _body_end(lines, key_line, col)
     for key, value in changed.items():
-        if key not in old:
-            continue
-        kline = old.lc.key(key)[0]
-        later = [old.lc.key(k)[0] for k in keys if old.lc.key(k)[0] > kline]
-        span_end = min(later) if later else _body_end(lines, key_line, col)
-        content = [i for i in range(kline, span_end) if i == kline or not _is_filler(lines[i])]
-        vline, vcol = old.lc.value(key)
-        if value is not None and content == [kline] and vline == kline and \
-                not isinstance(old[key], list | dict):
-            edits[kline] = _replace_inline(lines[kline], vcol,
-                                           _render(key, value).split(": ", 1)[1])
-        else:
-            removals.update(content)
-            if value is not None:
-                removals.discard(kline)
-                edits[kline] = " " * body_col + _render(key, value) + "\n"
+        if key in old:
+            _edit_key(lines, old, keys, key, value, block_end, body_col, edits, removals)
     added = {k: v for k, v in changed.items() if k not in old and v is not None}
-    at = _body_end(lines, key_line, col)
     out: list[str] = []
     for i, line in enumerate(lines):
-        if i == at:
+        if i == block_end:
             out.extend(_block_lines(added, body_col))
         if i not in removals:
             out.append(edits.get(i, line))
-    if at >= len(lines):
+    if block_end >= len(lines):
         out.extend(_block_lines(added, body_col))
     return "".join(out)
+
+
+def _edit_key(lines: list[str], old: Any, keys: list[Any], key: str, value: Any,
+              block_end: int, body_col: int, edits: dict[int, str],
+              removals: set[int]) -> None:
+    """One existing key: its scalar replaced inline, or its lines rewritten (or removed)."""
+    positions = _lc(old)
+    kline = positions.key(key)[0]
+    later = [positions.key(k)[0] for k in keys if positions.key(k)[0] > kline]
+    span_end = min(later) if later else block_end
+    content = [i for i in range(kline, span_end) if i == kline or not _is_filler(lines[i])]
+    vline, vcol = positions.value(key)
+    if value is not None and content == [kline] and vline == kline and \
+            not isinstance(old[key], list | dict):
+        edits[kline] = _replace_inline(lines[kline], vcol, _render(key, value).split(": ", 1)[1])
+        return
+    removals.update(content)
+    if value is not None:
+        removals.discard(kline)
+        edits[kline] = " " * body_col + _render(key, value) + "\n"
 
 
 def _step(original: Any) -> int:
     """The file's mapping indentation step (2 when it cannot tell)."""
     tools = original.get("tools") if isinstance(original, dict) else None
     if isinstance(tools, dict) and tools and "tools" in original:
-        step = tools.lc.key(next(iter(tools)))[1] - original.lc.key("tools")[1]
+        step: int = _lc(tools).key(next(iter(tools)))[1] - _lc(original).key("tools")[1]
         if step > 0:
             return step
     return 2

@@ -76,23 +76,16 @@ def gauge_lines(g: GaugeFigures, exact: ExactCounts | None, narrow: bool) -> lis
         tier = Content.assemble(tier, f" \u00b7 tool search {state}")
     fit, fit_style = listing_fit(g.listing_tokens, g.budget)
     listing = Content.assemble(
-        ("Listing ", "bold"), (bar(g.listing_tokens, g.budget, 12 if narrow else BAR_WIDTH),
-                               fit_style),
+        ("Listing ", "bold"), (bar(g.listing_tokens, g.budget, BAR_WIDTH), fit_style),
         f" {fmt(g.listing_tokens)} / {fmt(g.budget)} tokens ", (fit, fit_style),
         f" \u00b7 form {g.listing_form}",
     )
     context = fmt(g.context_length) if g.context_length else "no context (fixed 10,000)"
     pct = f"{g.threshold_pct:g}%"
-    if narrow:
-        budget = Content.assemble(
-            ("Budget ", "bold"),
-            f"min(cap {fmt(g.cap)}, {pct} of {context} = {fmt(g.percent_leg)}) = "
-            f"{fmt(g.budget)} \u00b7 ", (binding_words(g), "bold"))
-    else:
-        budget = Content.assemble(
-            ("Budget ", "bold"),
-            f"min(listing_max_tokens {fmt(g.cap)}, threshold_pct {pct} of context {context} "
-            f"= {fmt(g.percent_leg)}) = {fmt(g.budget)} \u00b7 ", (binding_words(g), "bold"))
+    budget = Content.assemble(
+        ("Budget ", "bold"),
+        f"min(listing_max_tokens {fmt(g.cap)}, threshold_pct {pct} of context {context} "
+        f"= {fmt(g.percent_leg)}) = {fmt(g.budget)} \u00b7 ", (binding_words(g), "bold"))
     ex_eager = exact.eager if exact else None
     ex_sent = exact.sent if exact else None
     ex_deferred = exact.deferred if exact else None

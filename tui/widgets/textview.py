@@ -52,10 +52,6 @@ class TextView(ScrollView, can_focus=True):
         self.set_reactive(TextView.text, text)
 
     @property
-    def line_count(self) -> int:
-        return len(self._lines)
-
-    @property
     def lines(self) -> list[str]:
         return self._lines
 

@@ -196,8 +196,8 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         event.stop()
         widget_id = event.select.id or ""
         value = event.value
-        if value is Select.NULL:
-            return
+        if value is Select.NULL or value != event.select.value:
+            return  # a stale change (the initial value posted at mount, since synced away)
         if widget_id == "tune-profile":
             self.post_message(self.ProfileChanged(self, str(value)))
         elif widget_id == "tune-context-preset":
@@ -240,7 +240,3 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
     def action_reset(self) -> None:
         self._raw.clear()
         self.post_message(self.ResetRequested(self))
-
-    def set_field(self, key: str, value: str) -> None:
-        """Type *value* into a number field (as the operator would)."""
-        self.query_one(f"#tune-{key}", Input).value = value

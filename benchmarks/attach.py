@@ -26,8 +26,9 @@ from typing import Any
 
 import anyio
 
-from .bench_servers import server_command
-from .live import ServerConfig, list_all_tools, list_servers, open_client
+from toolsearch.sources.live import ServerConfig, list_all_tools, list_servers, open_client
+
+from .servers import server_command
 
 SERVERS = 10
 PARALLEL_TARGET = 1.5

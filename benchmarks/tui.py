@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-REAL_CATALOGS = Path("/work/shared/catalogs/real")
+REAL_CATALOGS = Path(__file__).resolve().parents[2] / "shared" / "catalogs" / "real"
 SIZE = (120, 40)
 TARGET_CHANGE_MS = 100.0
 TARGET_PAINT_S = 1.5
@@ -61,8 +61,9 @@ def _first_paint_child() -> None:
 def first_paint_seconds() -> float:
     """Launch a fresh interpreter and time it to the first painted frame."""
     start = time.time()
-    out = subprocess.run([sys.executable, "-c", "from tui.bench import _first_paint_child;"
+    out = subprocess.run([sys.executable, "-c", "from benchmarks.tui import _first_paint_child;"
                           "_first_paint_child()"], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1],
                          env={**os.environ, "TEXTUAL_ANIMATIONS": "none"})
     painted = json.loads(out.stdout.strip().splitlines()[-1])["painted"]
     return float(painted) - start

@@ -1,23 +1,35 @@
-"""``toolsearch bench speed``: search and assembly timings over real and generated catalogs."""
+"""``toolsearch bench speed``: search and assembly timings over real and generated catalogs.
+
+For the real union it also times the library path a host agent takes every turn, with plain
+dicts: a new list (never seen: caches cleared, fresh objects), the same list with a changed
+config, and ``json.dumps`` of every def once, the floor for any content-addressed cache.
+The rounds are interleaved so that machine load moves all three alike; the ratios are of
+medians. Targets: new list <= 1.5x the floor, same list <= 0.3x, search <= 1 ms median.
+"""
 
 from __future__ import annotations
 
 import gc
+import json
 import random
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .assemble import assemble_tool_defs
-from .bm25 import search_catalog
-from .caches import clear_caches
-from .catalog import build_catalog, tokenize
-from .classify import Registry, def_name
-from .config import ToolSearchConfig
-from .session import SessionState
-from .tooldefs import def_description, freeze, make_def, thaw
-from .toolsets import Workspace
+from toolsearch.assemble import assemble_tool_defs
+from toolsearch.bm25 import search_catalog
+from toolsearch.caches import clear_caches
+from toolsearch.catalog import build_catalog, tokenize
+from toolsearch.classify import Registry, def_name
+from toolsearch.config import ToolSearchConfig
+from toolsearch.session import SessionState
+from toolsearch.tooldefs import def_description, freeze, make_def, thaw
+from toolsearch.toolsets import Workspace
+
+TARGET_NEW = 1.5
+TARGET_SAME = 0.3
+TARGET_SEARCH_MS = 1.0
 
 _VERBS = ("list get create update delete search export import sync archive restore rotate "
           "enable disable describe start stop run cancel approve merge").split()
@@ -97,6 +109,44 @@ def measure(defs: Sequence[Mapping[str, Any]], registry: Registry, *, queries: i
     }
 
 
+def measure_plain(defs: Sequence[Mapping[str, Any]], registry: Registry, *, rounds: int = 7,
+                  same_per_round: int = 3, context_length: int = 200_000) -> dict[str, Any]:
+    """The plain-dict library path against the ``json.dumps`` floor (medians, ms)."""
+    base = [thaw(d) for d in defs]
+    config = ToolSearchConfig()
+    same = [thaw(d) for d in base]
+    for _ in range(3):  # first sighting, then the snapshot: the steady state is measured
+        assemble_tool_defs(same, registry, context_length=context_length, config=config)
+    floor: list[float] = []
+    new: list[float] = []
+    changed: list[float] = []
+    for i in range(rounds):
+        gc.collect()
+        t0 = time.perf_counter()
+        for d in base:
+            json.dumps(d)
+        floor.append(time.perf_counter() - t0)
+        fresh = [thaw(d) for d in base]
+        clear_caches()
+        gc.collect()
+        t0 = time.perf_counter()
+        assemble_tool_defs(fresh, registry, context_length=context_length, config=config)
+        new.append(time.perf_counter() - t0)
+        for _ in range(2):  # clear_caches() forgot `same` too: back to the steady state
+            assemble_tool_defs(same, registry, context_length=context_length, config=config)
+        for j in range(same_per_round):
+            other = config.with_values(listing_max_tokens=1000 + 250 * (i * same_per_round + j),
+                                       threshold_pct=2 + j)
+            gc.collect()  # every sample starts without collection debt, as the floor does
+            t0 = time.perf_counter()
+            assemble_tool_defs(same, registry, context_length=context_length, config=other)
+            changed.append(time.perf_counter() - t0)
+    f, n, c = _median_ms(floor), _median_ms(new), _median_ms(changed)
+    return {"json_floor_ms": round(f, 1), "plain_new_list_ms": round(n, 1),
+            "plain_same_list_changed_config_ms": round(c, 1),
+            "plain_new_list_ratio": round(n / f, 2), "plain_same_list_ratio": round(c / f, 2)}
+
+
 def measure_tuning(workspace: Workspace, changes: int = 100) -> float:
     """Median ms for what a tuning keystroke costs the app's state: a new session state with
     one changed key, its assembly and its server rows."""
@@ -120,11 +170,31 @@ def run_speed(real: tuple[Sequence[Mapping[str, Any]], Registry] | None,
         print_fn(f"real catalogs ({len(real[0])} tools) ...")
         results["real"] = measure(*real)
         print_fn(_line("real", results["real"]))
+        results["real"].update(measure_plain(*real))
+        print_fn(_plain_lines(results["real"]))
     for n in sizes:
         defs, reg = generated_catalog(n)
         results[f"generated-{n}"] = measure(defs, reg)
         print_fn(_line(f"generated-{n}", results[f"generated-{n}"]))
     return results
+
+
+def _plain_lines(r: Mapping[str, Any]) -> str:
+    def verdict(ok: bool) -> str:
+        return "ok" if ok else "MISSED"
+
+    return "\n".join([
+        "plain dicts, real union (medians of interleaved rounds):",
+        f"  json.dumps of every def once (floor)   {r['json_floor_ms']:8.1f} ms",
+        f"  new list                               {r['plain_new_list_ms']:8.1f} ms  "
+        f"{r['plain_new_list_ratio']:.2f}x floor (target <= {TARGET_NEW}x) "
+        f"{verdict(r['plain_new_list_ratio'] <= TARGET_NEW)}",
+        f"  same list, changed config              {r['plain_same_list_changed_config_ms']:8.1f} ms  "
+        f"{r['plain_same_list_ratio']:.2f}x floor (target <= {TARGET_SAME}x) "
+        f"{verdict(r['plain_same_list_ratio'] <= TARGET_SAME)}",
+        f"  search median                          {r['search_median_ms']:8.3f} ms  "
+        f"(target <= {TARGET_SEARCH_MS} ms) {verdict(r['search_median_ms'] <= TARGET_SEARCH_MS)}",
+    ])
 
 
 def _line(label: str, r: Mapping[str, Any]) -> str:
