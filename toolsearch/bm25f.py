@@ -669,16 +669,13 @@ def _explain_fill(index: Index, doc: int, terms: tuple[tuple[str, str], ...],
 
 
 def _positions(index: Index, name: str) -> tuple[int, ...]:
-    key = ("name", name)
-    found = index.memo.get(key)
-    if found is None:
-        if "names" not in index.memo:
-            by_name: dict[str, list[int]] = {}
-            for d, n in enumerate(index.names):
-                by_name.setdefault(n, []).append(d)
-            index.memo["names"] = {n: tuple(ds) for n, ds in by_name.items()}
-        found = index.memo[key] = index.memo["names"].get(name, ())
-    return found
+    by_name: dict[str, tuple[int, ...]] | None = index.memo.get("names")
+    if by_name is None:
+        lists: dict[str, list[int]] = {}
+        for d, n in enumerate(index.names):
+            lists.setdefault(n, []).append(d)
+        by_name = index.memo["names"] = {n: tuple(ds) for n, ds in lists.items()}
+    return by_name.get(name, ())
 
 
 def _above(total: list[float] | dict[int, float], doc: int, exclude: Iterable[int] = ()
