@@ -49,9 +49,11 @@ def add_bench_parser(sub: Any, common: Callable[..., None]) -> None:
                    help="generated catalog sizes (default 172,3300,10000)")
     p.add_argument("--json", action="store_true")
 
-    p = kinds.add_parser("recall", help="recall@1, recall@5 and MRR@5 of a query set")
-    p.add_argument("sources", nargs="+", metavar="SOURCE")
-    p.add_argument("--queries", required=True, metavar="FILE.jsonl")
+    p = kinds.add_parser("recall", help="recall@1, recall@5 and MRR@5 of a query set (no "
+                                        "SOURCE and no --queries: every profile on every set, "
+                                        "with the bm25f targets; needs a checkout)")
+    p.add_argument("sources", nargs="*", metavar="SOURCE")
+    p.add_argument("--queries", metavar="FILE.jsonl")
     common(p, tuning=False)
     p.add_argument("--json", action="store_true")
 
@@ -125,6 +127,17 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
 
 
 def _run_operator_bench(args: argparse.Namespace) -> int:
+    if args.bench == "recall" and not args.sources and not args.queries:
+        suite = benchmark("recall_suite")
+        if suite is None:
+            print("toolsearch: error: bench recall with no SOURCE (the whole suite) runs from a "
+                  "source checkout (its benchmarks/ folder is not installed with the package)",
+                  file=sys.stderr)
+            return 1
+        return int(suite.run_suite(shared_dir() or Path("../shared"), print))
+    if args.bench == "recall" and not (args.sources and args.queries):
+        raise ValueError("bench recall takes SOURCE... and --queries FILE.jsonl (or neither, "
+                         "for the whole suite)")
     if args.bench in ("recall", "reach"):
         from . import recall
         from .cli import load_workspace

@@ -188,7 +188,8 @@ def search_json(state: SessionState, query: str, limit: int) -> dict[str, Any]:
             {"name": h.entry.name, "score": _score(h.score), "exact": h.exact,
              "source": h.entry.source, "source_name": h.entry.source_name,
              "fallback": h.fallback,
-             "terms": {tok: round(value, 6) for tok, value in h.terms}}
+             "terms": {tok: round(value, 6) for tok, value in h.terms},
+             **({"fields": [[f, t, round(v, 6)] for f, t, v in h.fields]} if h.fields else {})}
             for h in hits
         ],
     }
@@ -211,6 +212,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(f"  {score:>8}  {m['name']}{mark}")
         if terms and not m["fallback"]:
             print(f"            {terms}")
+        if m.get("fields"):
+            print("            by field: " + "  ".join(f"{f}:{t}={v:.3f}"
+                                                     for f, t, v in m["fields"]))
     if not matches:
         print(f"  {state.config.profile.retrieval.no_match_note}")
     return 0

@@ -11,20 +11,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolsearch.profiles import PROFILE_NAMES
 from toolsearch.recall import ReachReport, RecallReport, load_queries, run_reach, run_recall
 from toolsearch.resources import data_dir
 from toolsearch.session import SessionState
 
 PROFILE_CHOICES: tuple[tuple[str, str], ...] = (
-    ("seed", "seed"), ("latest", "latest"), ("seed | latest", "both"),
+    *((name, name) for name in PROFILE_NAMES), (" | ".join(PROFILE_NAMES), "both"),
 )
 QUERIES_FOLDER = "queries"
 QUERY_SUFFIX = ".jsonl"
 
 
 def profiles_for(choice: str) -> tuple[str, ...]:
-    """``both`` -> seed and latest side by side; otherwise the one profile."""
-    return ("seed", "latest") if choice == "both" else (choice,)
+    """``both`` -> every profile side by side; otherwise the one profile."""
+    return PROFILE_NAMES if choice == "both" else (choice,)
 
 
 def default_query_file(sources: Sequence[str]) -> Path | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from toolsearch.bm25 import Hit, rarest_token
 from toolsearch.catalog import build_catalog, tokenize
+from toolsearch.profiles import PROFILE_NAMES
 from toolsearch.session import SessionState
 
 
@@ -50,7 +51,7 @@ def _why_empty(profile: str, query: str, total: int, tokens: tuple[tuple[str, in
         return ("The query has no searchable tokens (runs of letters and digits), so BM25 "
                 "has nothing to score and the substring fallback is not tried.")
     known = [t for t, df in tokens if df]
-    if profile == "seed":
+    if profile in ("seed", "bm25f"):  # the profiles with the substring fallback
         return (f"None of the query tokens ({', '.join(t for t, _ in tokens)}) occurs in any "
                 f"of the {total:,} deferred tools, and no tool name contains "
                 f"'{query.lower()}' (the substring fallback).")
@@ -85,6 +86,6 @@ def search_view(session: SessionState, query: str, compare: bool,
     own = session.config.profile.name
     profiles = [own]
     if compare:
-        profiles.append("latest" if own == "seed" else "seed")
+        profiles.extend(p for p in PROFILE_NAMES if p != own)
     return SearchView(query, tuple(run_search(session, query, p) for p in profiles),
                       session_key)

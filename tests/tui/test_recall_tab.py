@@ -8,6 +8,7 @@ import pytest
 from textual.widgets import DataTable, Static
 from tui_helpers import FakeClock, settle
 
+from toolsearch.profiles import PROFILE_NAMES
 from toolsearch.recall import load_queries, run_reach, run_recall
 from toolsearch.sources.samples import load_sample
 from tui import recall_view
@@ -52,7 +53,7 @@ async def _run(pilot, pane: RecallPane, path: str, choice: str = "both") -> None
     await settle(pilot)
 
 
-async def test_figures_shown_equal_run_recall_for_both_profiles(tmp_path):
+async def test_figures_shown_equal_run_recall_for_every_profile(tmp_path):
     path = _write(tmp_path, [json.dumps(q) for q in QUERIES])
     app = _seed_demo_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -64,7 +65,7 @@ async def test_figures_shown_equal_run_recall_for_both_profiles(tmp_path):
         queries = load_queries(path)
         table = _figures(app)
         misses = 0
-        for profile in ("seed", "latest"):
+        for profile in PROFILE_NAMES:
             expected = run_recall(app.session, queries, profile)
             misses += len(expected.misses)
             for key, _label in RECALL_FIGURES:
@@ -125,7 +126,7 @@ async def test_reach_lists_figures_per_profile():
         await settle(pilot)
         assert app.query_one("#main-tabs").active == "tab-recall"
         table = _figures(app)
-        for profile in ("seed", "latest"):
+        for profile in PROFILE_NAMES:
             expected = run_reach(app.session, profile)
             for key, _label in REACH_FIGURES:
                 if key != "seconds":

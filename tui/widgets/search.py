@@ -15,6 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Checkbox, DataTable, Input, Static
 
 from toolsearch.bm25 import Hit
+from toolsearch.profiles import PROFILE_NAMES
 
 from ..messages import PaneMessage
 from ..search_view import ProfileHits, SearchView
@@ -26,11 +27,17 @@ COLUMNS: tuple[tuple[str, str, int], ...] = (
 QUERY_DELAY = 0.25
 SIDE_BY_SIDE = 150
 """Narrower than this, the two profiles' hits are stacked instead of side by side."""
-PROFILES = ("seed", "latest")
+PROFILES = PROFILE_NAMES
+
+
+def _by_field(hit: Hit, term: str) -> str:
+    """`` (name 2.36 description 1.04)``: a fielded hit's parts of one term's contribution."""
+    parts = [f"{field} {value:.2f}" for field, tok, value in hit.fields if tok == term]
+    return f" ({' '.join(parts)})" if parts else ""
 
 
 def hit_cells(rank: int, hit: Hit) -> tuple[object, ...]:
-    terms = " \u00b7 ".join(f"{tok} {score:.2f}" for tok, score in hit.terms)
+    terms = " \u00b7 ".join(f"{tok} {score:.2f}{_by_field(hit, tok)}" for tok, score in hit.terms)
     if hit.fallback:
         note = Content.styled("\u2691 fallback", "$outcome-warn")
     elif hit.exact:
@@ -87,7 +94,7 @@ class SearchPane(Vertical):
         with Horizontal(id="search-bar"):
             yield Input(placeholder="tool_search query, e.g. 'scrape a web page'",
                         id="search-query", compact=True)
-            yield Checkbox("seed | latest", id="search-compare", compact=True)
+            yield Checkbox(" | ".join(PROFILES), id="search-compare", compact=True)
         with Horizontal(id="search-hits"):
             for profile in PROFILES:
                 with Vertical(classes="hits-column", id=f"hits-{profile}"):

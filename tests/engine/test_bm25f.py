@@ -1,0 +1,194 @@
+"""The bm25f profile's retrieval (SPEC §9, issue 11): fields, identifier splitting, exact +
+stem terms, query terms once, stopwords, explainable scores, the profile wiring."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from pathlib import Path
+
+import pytest
+from reference_impl import fdef
+
+from toolsearch import bm25f, recall
+from toolsearch.bm25 import search_catalog
+from toolsearch.catalog import build_catalog
+from toolsearch.config import ToolSearchConfig
+from toolsearch.profiles import PROFILE_NAMES, get_profile
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+
+
+def catalog(defs, registry=None):
+    return build_catalog(defs, registry or {}, "bm25f")
+
+
+def search(defs, query, limit=5, registry=None):
+    return search_catalog(catalog(defs, registry), query, limit)
+
+
+def names(hits):
+    return [h.name for h in hits]
+
+
+# --------------------------------------------------------------------------- words
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("get_file_contents", ["get", "file", "contents", "getfilecontents"]),
+    ("list-issues", ["list", "issues", "listissues"]),
+    ("getFileContents", ["get", "file", "contents", "getfilecontents"]),
+    ("HTTPServer", ["http", "server", "httpserver"]),
+    ("VMs", ["vm", "vms"]),
+    ("plain words here", ["plain", "words", "here"]),
+])
+def test_identifiers_are_split_and_keep_their_compound(text, expected):
+    assert sorted(bm25f.text_words(text)) == sorted(expected)
+
+
+def test_run_on_words_split_into_words_found_elsewhere():
+    vocab = {"server", "endpoint", "serve", "point"}
+    assert bm25f.split_runon("serverendpoint", vocab) == ("server", "endpoint")
+    assert bm25f.split_runon("serverendpoint", {"server"}) == ()
+    assert bm25f.split_runon("short", vocab) == ()
+
+
+def test_a_run_on_parameter_name_is_found_by_its_words():
+    defs = [fdef("mcp__x__configure", "Configure the thing.",
+                 {"serverendpoint": {"type": "string"}}),
+            fdef("mcp__x__ping", "Ping a server at an endpoint.")]
+    hits = search(defs, "serverendpoint")
+    assert names(hits)[0] == "mcp__x__configure"
+    index = bm25f.index_of(catalog(defs))
+    doc = names(hits).index("mcp__x__configure")
+    assert index.counts[doc][bm25f.PARAMS]["server"] == 1
+
+
+# --------------------------------------------------------------------------- terms
+
+
+def test_exact_and_stem_terms_exact_scores_more():
+    defs = [fdef("mcp__a__one", "Creating reports for teams."),
+            fdef("mcp__a__two", "Create reports for teams.")]
+    hits = search(defs, "create")
+    assert names(hits) == ["mcp__a__two", "mcp__a__one"]  # the stem class finds "creating"
+    terms = dict(hits[0].terms)
+    assert terms["create"] > 0 and terms["creat~"] > 0
+    assert dict(hits[1].terms)["create"] == 0 and dict(hits[1].terms)["creat~"] > 0
+
+
+def test_query_terms_count_once_and_stopwords_are_dropped(worked_defs, worked_registry):
+    once = search(worked_defs, "github issue", registry=worked_registry)
+    twice = search(worked_defs, "the github GITHUB issue of a", 2, registry=worked_registry)
+    assert len(once) == 2  # the calendar tool has neither word...
+    assert [(h.name, h.score) for h in once] == [(h.name, h.score) for h in twice]
+    filled = search(worked_defs, "the github GITHUB issue of a", registry=worked_registry)
+    assert filled[2].name == "mcp__calendar__create_event"  # ...but "a": a stopword fill
+
+
+def test_every_hit_explains_its_score_per_term_and_per_field(worked_defs, worked_registry):
+    hits = search(worked_defs, "create github issue", registry=worked_registry)
+    assert hits
+    for hit in hits:
+        assert math.isclose(sum(v for _t, v in hit.terms), hit.score, rel_tol=1e-9)
+        assert math.isclose(sum(v for _f, _t, v in hit.fields), hit.score, rel_tol=1e-9)
+        assert {f for f, _t, _v in hit.fields} <= set(bm25f.FIELDS)
+    first = hits[0]
+    assert ("label", "github") in {(f, t) for f, t, _v in first.fields}
+
+
+def test_the_name_weighs_more_than_the_description():
+    defs = [fdef("mcp__a__weather", "Returns data."), fdef("mcp__a__data", "Returns weather.")]
+    assert names(search(defs, "weather")) == ["mcp__a__weather", "mcp__a__data"]
+    flat = dataclasses.replace(  # every field 1x, the summary (a second description) off
+        bm25f.DEFAULT_PARAMS, weights=tuple(float(f != bm25f.SUMMARY) for f in range(6)),
+        b=(0.0,) * len(bm25f.FIELDS))
+    index = bm25f.index_of(catalog(defs))
+    scores = {h.name: h.score for h in bm25f.search(index, "weather", 5, flat)}
+    assert scores["mcp__a__weather"] == pytest.approx(scores["mcp__a__data"])
+
+
+def test_parameter_descriptions_are_indexed_at_a_lower_weight():
+    defs = [fdef("mcp__a__one", "Does one thing.",
+                 {"q": {"type": "string", "description": "A timezone name."}}),
+            fdef("mcp__a__two", "Converts a timezone.")]
+    hits = search(defs, "timezone")
+    assert names(hits) == ["mcp__a__two", "mcp__a__one"]
+    assert {f for f, _t, _v in hits[1].fields} == {"param_desc"}
+    assert {f for f, _t, _v in hits[0].fields} == {"description", "summary"}
+
+
+def test_only_stopwords_fill_a_short_result_below_the_content_hits():
+    defs = [fdef("mcp__a__play", "Play music on the speaker."),
+            fdef("mcp__a__time", "Current time in a city."),
+            fdef("mcp__a__jazz", "Jazz radio.")]
+    hits = search(defs, "put on some jazz in the kitchen")
+    assert names(hits)[0] == "mcp__a__jazz"
+    assert set(names(hits)) == {"mcp__a__jazz", "mcp__a__play", "mcp__a__time"}
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert any("(stopword)" in t for t, v in hits[1].terms if v)
+
+
+def test_no_word_at_all_falls_back_to_the_name_substring(worked_defs, worked_registry):
+    hits = search(worked_defs, "calend", registry=worked_registry)
+    assert [(h.name, h.score, h.fallback) for h in hits] == [
+        ("mcp__calendar__create_event", 0.1, True)]
+    assert search(worked_defs, "!!!", registry=worked_registry) == ()
+
+
+def test_rank_of_agrees_with_search(worked_defs, worked_registry):
+    cat = catalog(worked_defs, worked_registry)
+    retrieval = get_profile("bm25f").retrieval
+    for query in ("github issue", "create", "event calendar", "the issue of a", "in a the"):
+        hits = search_catalog(cat, query, 10)
+        assert hits
+        for position, hit in enumerate(hits, 1):
+            assert retrieval.rank_of(cat, query, hit.name) == position
+
+
+# --------------------------------------------------------------------------- the profile
+
+
+def test_the_profile_is_registered_and_keeps_the_seed_disclosure():
+    assert "bm25f" in PROFILE_NAMES
+    ours, seed = get_profile("bm25f"), get_profile("seed")
+    assert ours.core_tools == seed.core_tools
+    assert ours.search_base == seed.search_base
+    assert ours.has_defer_list is seed.has_defer_list
+    assert ToolSearchConfig.from_raw({}, profile="bm25f").profile is ours
+
+
+def test_the_index_is_cached_on_content(worked_defs, worked_registry):
+    first = catalog(worked_defs, worked_registry)
+    again = catalog([dict(d) for d in worked_defs], dict(worked_registry))
+    assert bm25f.index_of(first) is bm25f.index_of(again)
+    changed = [*worked_defs, fdef("mcp__github__close_issue", "Close an issue.")]
+    assert bm25f.index_of(catalog(changed, worked_registry)) is not bm25f.index_of(first)
+
+
+def test_parameters_change_memos_never_the_index(worked_defs, worked_registry):
+    index = bm25f.index_of(catalog(worked_defs, worked_registry))
+    other = dataclasses.replace(bm25f.DEFAULT_PARAMS, k1=0.5)
+    a = bm25f.search(index, "github issue", 5)
+    b = bm25f.search(index, "github issue", 5, other)
+    assert bm25f.index_of(catalog(worked_defs, worked_registry)) is index
+    assert [h.score for h in a] != [h.score for h in b]
+
+
+# --------------------------------------------------------------------------- real sets
+
+
+def test_beats_seed_on_the_shared_azure_prompts_over_their_catalog():
+    path = SHARED / "catalogs" / "real" / "azure-mcp.json"
+    qfile = SHARED / "recall" / "azure-mcp.jsonl"
+    if not (path.exists() and qfile.exists()):
+        pytest.skip("shared azure catalog / prompts not present")
+    from toolsearch.sources.catalog_file import load_real_dump
+
+    ws = load_real_dump(path)
+    queries = recall.load_queries(qfile)
+    ours = recall.run_recall(ws, queries, "bm25f")
+    seed = recall.run_recall(ws, queries, "seed")
+    assert ours.n == seed.n == len(queries)
+    assert ours.recall_at_5 >= seed.recall_at_5
+    assert ours.mrr > seed.mrr
