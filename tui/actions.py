@@ -11,24 +11,30 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from collections.abc import Iterable
+
 from textual import work
+from textual.app import SystemCommand
+from textual.screen import ModalScreen, Screen
 from textual.widgets import TabbedContent
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import DryRunExecutor
 from toolsearch.session import SessionState
 
-from . import services
+from . import keys, services
 from .activity import reply_note
 from .demo import plan_demo
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .recall_view import RecallStep, RecallView, reach_run, recall_run
 from .screens.call import CallScreen
+from .screens.help import HelpScreen
 from .screens.save import SavePathScreen
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
 from .widgets.tools import ToolsPane
+from .widgets.tuning import TuningPane
 
 if TYPE_CHECKING:
     from .app import ToolSearchApp
@@ -67,8 +73,46 @@ class AppActions(_Base):
             return None
         return True
 
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.tabbed_content.id == "main-tabs" and event.pane.id:
+            self.focus_main(event.pane.id.removeprefix("tab-"))
+
+    def focus_main(self, tab: str | None = None) -> None:
+        """Put the cursor in the main widget of *tab* (the active tab when None)."""
+        if tab is None:
+            active = self.query_one("#main-tabs", TabbedContent).active
+            tab = active.removeprefix("tab-")
+        widget = keys.main_widget(self, tab)
+        if widget is not None:
+            widget.focus()
+
+    def action_leave_field(self) -> None:
+        """Escape: leave a text field or control for the pane's main widget."""
+        if isinstance(self.screen, ModalScreen):
+            return
+        focused = self.focused
+        tab = keys.pane_of(focused)
+        if tab is not None and focused is not keys.main_widget(self, tab):
+            self.focus_main(tab)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(keys.key_map(self)))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        for command in super().get_system_commands(screen):  # type: ignore[misc]
+            if command.title == "Keys":  # the key map of every pane, not one field's keys
+                yield SystemCommand("Keys", "Every key, grouped by pane (? or F1)",
+                                    self.action_help)
+            else:
+                yield command
+
     def action_show_tab(self, key: str) -> None:
         tabs = self.query_one("#main-tabs", TabbedContent)
+        if tabs.active == f"tab-{key}":  # already shown: the cursor goes to its main widget
+            if keys.pane_of(self.focused) != key:
+                self.focus_main(key)
+            return
         old = tabs.active_pane
         focused = self.focused
         if old is not None and focused is not None and old in focused.ancestors:
@@ -105,18 +149,33 @@ class AppActions(_Base):
         if self.session is not None:
             self.change(self.session.with_scope(None))
 
+    def tune(self, key: str, value: Any) -> None:
+        """The operator set one ``tools.tool_search`` key (remembered for save)."""
+        if self.session is not None:
+            self.overrides[key] = value
+            self.change(self.session.with_config(**{key: value}))
+
     def action_set_profile(self, profile: str) -> None:
-        if self.session is not None and profile != self.session.config.profile:
-            self.change(self.session.with_profile(profile))
+        """Another profile: its defaults for every key the operator did not set."""
+        session = self.session
+        if session is not None and profile != session.config.profile:
+            fresh = SessionState.from_workspace(session.workspace, profile=profile,
+                                                context_length=session.context_length,
+                                                overrides=self.overrides)
+            self.change(replace(session, config=fresh.config))
 
     def action_set_enabled(self, value: str) -> None:
-        if self.session is not None:
-            self.change(self.session.with_config(enabled=value))
+        self.tune("enabled", value)
 
     def action_reset_tuning(self) -> None:
+        """Every field, note and value back to the loaded config."""
+        self.overrides.clear()
         if self.session is not None and self._initial is not None:
             self.change(replace(self.session, config=self._initial.config,
                                 context_length=self._initial.context_length))
+        self.query_one(TuningPane).reset_fields()
+        if keys.pane_of(self.focused) == "tuning":
+            self.focus_main("tuning")
 
     def action_call(self) -> None:
         if self.session is None:

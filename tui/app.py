@@ -28,6 +28,7 @@ from . import services
 from .actions import AppActions
 from .activity import ActivityEntry, reply_note
 from .commands import TABS, ToolSearchCommands
+from .keys import KEYS_BINDINGS, MAIN_WIDGET
 from .messages import (
     ActivityLogged,
     ExactCountsReady,
@@ -63,11 +64,13 @@ class ToolSearchApp(AppActions, App[None]):
     BINDINGS = [
         *(Binding(str(i), f"show_tab('{key}')", title, show=False, id=f"view.{key}")
           for i, (key, title) in enumerate(TABS, start=1)),
-        Binding("ctrl+e", "call", "Call", id="feed.call"),
-        Binding("ctrl+d", "demo", "Demo", id="demo.play"),
+        Binding("ctrl+t", "call", "Call", id="feed.call"),
+        Binding("ctrl+g", "demo", "Demo", id="demo.play"),
         Binding("ctrl+s", "save", "Save", id="tuning.save"),
         Binding("ctrl+r", "reset_tuning", "Reset tuning", id="tuning.reset"),
+        *KEYS_BINDINGS,
     ]
+    AUTO_FOCUS = MAIN_WIDGET["servers"]
 
     session: reactive[SessionState | None] = reactive(None, init=False)
     exact: reactive[ExactCounts | None] = reactive(None, init=False)
@@ -99,6 +102,7 @@ class ToolSearchApp(AppActions, App[None]):
         self._seq = 0
         self._initial: SessionState | None = None
         self._query: tuple[str, bool] = ("", False)
+        self.overrides: dict[str, Any] = {}  # tools.tool_search keys the operator changed
         self.startup_notes: list[str] = []
         loaded = load_themes(themes_folder)
         for t in loaded.themes:
@@ -259,8 +263,7 @@ class ToolSearchApp(AppActions, App[None]):
 
     @on(TuningPane.ValueChanged)
     def _tuned(self, message: TuningPane.ValueChanged) -> None:
-        if self.session is not None:
-            self.change(self.session.with_config(**{message.key: message.value}))
+        self.tune(message.key, message.value)
 
     @on(TuningPane.ContextChanged)
     def _context_changed(self, message: TuningPane.ContextChanged) -> None:

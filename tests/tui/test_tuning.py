@@ -23,10 +23,15 @@ mcp_servers: {}
 """
 
 
+FIELDS = ("tune-enabled", "tune-listing", "tune-threshold_pct", "tune-listing_max_tokens",
+          "tune-search_default_limit", "tune-max_search_limit", "tune-context-preset",
+          "tune-context", "tune-profile")
+
+
 async def _type(pilot, widget: Input, text: str) -> None:
-    widget.focus()
-    widget.value = ""
-    await pilot.press(*text)
+    """Reach the field by keys from anywhere (Esc, 6, Tab…), clear it and type *text*."""
+    tabs = ["tab"] * (FIELDS.index(widget.id) + 1)
+    await pilot.press("escape", "6", *tabs, "ctrl+u", *text)
     await settle(pilot)
 
 
@@ -73,7 +78,8 @@ async def test_listing_off_profile_and_context_presets(make_app):
         pane.query_one("#tune-profile", Select).value = "latest"
         await settle(pilot)
         assert app.session.config.profile == "latest"
-        assert app.session.config.max_search_limit == 20  # kept, not reset to the default
+        # never set by the operator: the latest default, not the seed value pinned
+        assert app.session.config.max_search_limit == 25
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert app.session.config.listing == "auto"

@@ -120,8 +120,15 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         self.query_one("#tools-filter", Input).focus()
 
     def action_clear_filter(self) -> None:
-        self.query_one("#tools-filter", Input).value = ""
-        self.apply_filter("")
+        """Escape: clear the filter and give the cursor back to the table."""
+        field = self.query_one("#tools-filter", Input)
+        if field.value:
+            with field.prevent(Input.Changed):
+                field.value = ""
+            if self._timer is not None:
+                self._timer.stop()
+            self.apply_filter("")
+        self.table.focus()
 
     # -- rows ------------------------------------------------------------------------
 

@@ -90,6 +90,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._raw: dict[str, str] = {}
+        self._force = False  # after a reset: overwrite even the field under the cursor
 
     def compose(self) -> ComposeResult:
         for key, options in (("enabled", TRI), ("listing", TRI)):
@@ -139,7 +140,8 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
             return
         config = self.session.config
         raw = config.to_raw()
-        focused = self.app.focused
+        focused = None if self._force else self.app.focused
+        self._force = False
         for key in ("enabled", "listing"):
             select = self.query_one(f"#tune-{key}", Select)
             if select.value != raw[key]:
@@ -158,14 +160,14 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
                                              (effective, "bold"), f" \u00b7 {HELP[key]}"))
             else:
                 note.update(HELP[key])
-        self._sync_context()
+        self._sync_context(focused)
         profile = self.query_one("#tune-profile", Select)
         if profile.value != config.profile:
             with profile.prevent(Select.Changed):
                 profile.value = config.profile
         self._effective()
 
-    def _sync_context(self) -> None:
+    def _sync_context(self, focused: object) -> None:
         assert self.session is not None
         context = self.session.context_length or 0
         preset = self.query_one("#tune-context-preset", Select)
@@ -174,7 +176,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
             with preset.prevent(Select.Changed):
                 preset.value = wanted
         field = self.query_one("#tune-context", Input)
-        if field is not self.app.focused and field.value != str(context):
+        if field is not focused and field.value != str(context):
             with field.prevent(Input.Changed):
                 field.value = str(context)
         note = "no context: the percentage leg is a fixed 10,000" if not context else \
@@ -198,7 +200,14 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         event.stop()
         widget_id = event.select.id or ""
         value = event.value
-        if value is Select.NULL:
+        if value is Select.NULL or self.session is None:
+            return
+        # A Select announces its first value when mounted: only an operator's change counts.
+        current = {"tune-profile": self.session.config.profile,
+                   "tune-context-preset": self.session.context_length or 0,
+                   **{f"tune-{k}": self.session.config.to_raw()[k]
+                      for k in ("enabled", "listing")}}
+        if current.get(widget_id) == value:
             return
         if widget_id == "tune-profile":
             self.post_message(self.ProfileChanged(self, str(value)))
@@ -229,6 +238,12 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
             return
         self.post_message(self.ValueChanged(self, key, value))
 
+    @on(Input.Submitted)
+    def _input_submitted(self, event: Input.Submitted) -> None:
+        """Enter leaves a number field: the pane's keys (and digits for tabs) work again."""
+        event.stop()
+        self.focus()
+
     @on(Button.Pressed, "#tune-save")
     def _save(self, event: Button.Pressed) -> None:
         event.stop()
@@ -240,8 +255,13 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         self.action_reset()
 
     def action_reset(self) -> None:
-        self._raw.clear()
         self.post_message(self.ResetRequested(self))
+
+    def reset_fields(self) -> None:
+        """Forget typed values and clamp notes; every field shows the session again."""
+        self._raw.clear()
+        self._force = True
+        self._sync()
 
     def set_field(self, key: str, value: str) -> None:
         """Type *value* into a number field (as the operator would)."""

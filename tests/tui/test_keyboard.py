@@ -1,0 +1,160 @@
+"""The keyboard contract, driven only by keys from launch (SPEC §11, STYLE §13)."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, TabbedContent
+from tui_helpers import settle
+
+from tui.screens.help import HelpScreen
+from tui.widgets.search import SearchPane
+from tui.widgets.tools import ToolsPane
+
+
+def active_tab(app) -> str:
+    return app.query_one("#main-tabs", TabbedContent).active.removeprefix("tab-")
+
+
+async def test_tools_filter_by_keys_then_escape_then_a_digit(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *"scrape")
+        await settle(pilot)
+        pane = app.query_one(ToolsPane)
+        assert pane.query_one("#tools-filter", Input).value == "scrape"
+        assert {r.name for r in pane.table.rows} == {"mcp__firecrawl__scrape"}
+        await pilot.press("escape")
+        await settle(pilot)
+        assert pane.query_one("#tools-filter", Input).value == ""
+        assert len(pane.table.rows) > 1
+        await pilot.press("3")
+        await settle(pilot)
+        assert active_tab(app) == "listing"
+
+
+async def test_tools_enter_keeps_the_filter_and_moves_to_the_table(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *"deferred", "enter", "down")
+        await settle(pilot)
+        pane = app.query_one(ToolsPane)
+        assert pane.query_one("#tools-filter", Input).value == "deferred"
+        names = [r.name for r in pane.table.rows]
+        assert len(names) > 1 and {r.status for r in pane.table.rows} == {"deferred"}
+        assert pane.highlighted_name() == names[1], "Down moved the cursor"
+        await pilot.press("1")
+        await settle(pilot)
+        assert active_tab(app) == "servers"
+
+
+async def test_search_by_keys_from_launch(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("4", "slash", *"scrape a page", "enter")
+        await settle(pilot)
+        assert app.query_one(SearchPane).query_text == "scrape a page"
+        assert app.search is not None and app.search.query == "scrape a page"
+        await pilot.press("escape", "5")
+        await settle(pilot)
+        assert active_tab(app) == "activity"
+        assert app.query_one(SearchPane).query_text == "scrape a page"
+
+
+async def test_servers_keys_work_at_once(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("down", "a")
+        await settle(pilot)
+        assert app.session.detached == {"firecrawl"}
+        await pilot.press("down", "s")
+        await settle(pilot)
+        assert app.session.scope is not None and "xactions" not in app.session.scope
+        await pilot.press("2", "1", "a")
+        await settle(pilot)
+        assert app.session.detached == {"firecrawl", "xactions"}, "the cursor kept its row"
+
+
+async def test_recall_f5_right_after_the_digit(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("7", "f5")
+        await settle(pilot)
+        assert app.recall_step is not None
+
+
+async def test_tuning_escape_leaves_a_number_field(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        before = app.session.config.search_default_limit
+        await pilot.press("6", *["tab"] * 5)
+        await settle(pilot)
+        assert app.focused.id == "tune-search_default_limit"
+        await pilot.press("backspace", "9", "escape", "7")
+        await settle(pilot)
+        assert active_tab(app) == "recall"
+        assert app.session.config.search_default_limit == 9 != before
+        await pilot.press("6", *["tab"] * 5, "backspace", "4", "enter", "3")
+        await settle(pilot)
+        assert active_tab(app) == "listing"
+        assert app.session.config.search_default_limit == 4
+
+
+async def test_reset_restores_the_field_under_the_cursor_and_its_note(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        loaded = app.session.config.listing_max_tokens
+        await pilot.press("6", *["tab"] * 4, "ctrl+u", *"99999")
+        await settle(pilot)
+        field = app.query_one("#tune-listing_max_tokens", Input)
+        note = app.query_one("#tune-note-listing_max_tokens")
+        assert "clamped" in str(note.content)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert field.value == str(loaded)
+        assert "clamped" not in str(note.content)
+        assert app.session.config.listing_max_tokens == loaded
+        await pilot.press("7")
+        await settle(pilot)
+        assert field.value == str(loaded)
+        assert active_tab(app) == "recall"
+
+
+async def test_help_and_quit_keys(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-text").render())
+        for section in ("Servers", "Tools", "Search", "Tuning", "Recall"):
+            assert section in text
+        await pilot.press("escape", "f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "2", "slash", "q")
+        await settle(pilot)
+        assert app.query_one("#tools-filter", Input).value == "q"
+        assert app.is_running
+        await pilot.press("escape", "q")
+        await pilot.pause()
+        assert app.return_code is not None or not app.is_running
+
+
+async def test_call_and_demo_keys_work_inside_a_field(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *"scr", "ctrl+t")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "CallScreen"
+        await pilot.press("escape", "ctrl+g")
+        await settle(pilot)
+        assert active_tab(app) == "activity"
+        assert app.activity, "the demo played"
