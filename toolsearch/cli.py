@@ -212,6 +212,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if e.schema_tokens is not None:
         print(f"  schema tokens: ~{e.schema_tokens} estimated, {e.schema_tokens_exact} exact")
     print(f"  listing line: {e.listing_line if e.listing_line else '-'}")
+    for line in e.advice.sentences() if e.advice else ():
+        print(f"  {line}")
     return 0 if e.status != "unknown" else 1
 
 

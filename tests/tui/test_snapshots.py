@@ -52,7 +52,7 @@ def test_source_that_failed_to_load(snap_compare):
 def test_activity_after_demo(snap_compare):
     async def demo(pilot):
         await settle(pilot)
-        await pilot.press("ctrl+d")
+        await pilot.press("ctrl+g")
         await settle(pilot)
 
     assert snap_compare(_app(), terminal_size=(120, 40), run_before=demo)
