@@ -74,17 +74,20 @@ class AppActions(_Base):
         return True
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        if event.tabbed_content.id == "main-tabs" and event.pane.id:
-            self.focus_main(event.pane.id.removeprefix("tab-"))
+        if event.tabbed_content.id == "main-tabs":
+            self.focus_main()  # the tab active now (a later switch may be under way)
 
     def focus_main(self, tab: str | None = None) -> None:
         """Put the cursor in the main widget of *tab* (the active tab when None)."""
-        if tab is None:
-            active = self.query_one("#main-tabs", TabbedContent).active
-            tab = active.removeprefix("tab-")
-        widget = keys.main_widget(self, tab)
-        if widget is not None:
-            widget.focus()
+        self.call_later(self._focus_main_now, tab)
+
+    def _focus_main_now(self, tab: str | None) -> None:
+        active = self.query_one("#main-tabs", TabbedContent).active.removeprefix("tab-")
+        if tab is not None and tab != active:  # another tab was shown meanwhile
+            return
+        widget = keys.main_widget(self, active)
+        if widget is not None and self.screen is widget.screen:
+            self.screen.set_focus(widget)
 
     def action_leave_field(self) -> None:
         """Escape: leave a text field or control for the pane's main widget."""

@@ -17,7 +17,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Footer, Header, TabbedContent
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
@@ -28,7 +28,7 @@ from . import services
 from .actions import AppActions
 from .activity import ActivityEntry, reply_note
 from .commands import TABS, ToolSearchCommands
-from .keys import KEYS_BINDINGS, MAIN_WIDGET
+from .keys import KEYS_BINDINGS, QuietTabPane
 from .messages import (
     ActivityLogged,
     ExactCountsReady,
@@ -70,7 +70,7 @@ class ToolSearchApp(AppActions, App[None]):
         Binding("ctrl+r", "reset_tuning", "Reset tuning", id="tuning.reset"),
         *KEYS_BINDINGS,
     ]
-    AUTO_FOCUS = MAIN_WIDGET["servers"]
+    AUTO_FOCUS = "*"
 
     session: reactive[SessionState | None] = reactive(None, init=False)
     exact: reactive[ExactCounts | None] = reactive(None, init=False)
@@ -129,7 +129,7 @@ class ToolSearchApp(AppActions, App[None]):
                                                 exact=ToolSearchApp.exact)
         with TabbedContent(id="main-tabs"):
             for i, (key, title) in enumerate(TABS, start=1):
-                with TabPane(f"{i} {title}", id=f"tab-{key}"):
+                with QuietTabPane(f"{i} {title}", id=f"tab-{key}"):
                     yield from self._pane(key)
         yield Footer()
 

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
+from textual import events
+from textual.widgets import Input, TabPane, TextArea
 
 from .widgets.visibility import is_shown
 
@@ -28,6 +29,18 @@ MAIN_WIDGET: dict[str, str] = {
 """Per tab, the widget that takes the cursor when the tab is shown (the first one on screen)."""
 
 
+class QuietTabPane(TabPane):
+    """A tab pane that never switches the tab when something inside it takes the cursor.
+
+    The app switches tabs explicitly and then focuses the shown pane's main widget; a stock
+    ``TabPane`` would also switch to whichever pane a late focus lands in, flipping the tab
+    back after a quick second switch (``2`` then ``1``).
+    """
+
+    def _on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        return
+
+
 def holds_text(widget: Widget | None) -> bool:
     """True when *widget* is a text field: printable keys belong to it."""
     return isinstance(widget, Input | TextArea)
@@ -38,6 +51,10 @@ def main_widget(app: App[object], tab: str) -> Widget | None:
     selector = MAIN_WIDGET.get(tab)
     if selector is None:
         return None
+    if tab == "listing":  # the text of the form tab that is (or is about to be) shown
+        from .widgets.listing import ListingPane
+
+        selector = f"#listing-text-{app.screen.query_one(ListingPane).active_form}"
     for widget in app.screen.query(selector):
         if widget.focusable and is_shown(widget):
             return widget
