@@ -22,12 +22,13 @@ from textual.worker import get_current_worker
 from toolsearch.bridge import DryRunExecutor
 from toolsearch.session import SessionState
 
-from . import keys, services
+from . import keys, save_diff, services
 from .activity import reply_note
 from .demo import plan_demo
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .recall_view import RecallStep, RecallView, reach_run, recall_run
 from .screens.call import CallScreen
+from .screens.confirm_save import ConfirmSaveScreen
 from .screens.help import HelpScreen
 from .screens.save import SavePathScreen
 from .widgets.listing import ListingPane
@@ -249,10 +250,25 @@ class AppActions(_Base):
         self.push_screen(SavePathScreen(str(Path.cwd() / "config.yaml")), chosen)
 
     def _save(self, path: Path) -> None:
+        """Show what would change (only the keys the operator set), then save on yes."""
         if self.session is None:
             return
-        values = self.session.config.to_raw()
-        self._save_worker(path, values)
+        raw = self.session.config.to_raw()
+        values = {k: raw[k] for k in self.overrides if k in raw}
+        found = save_diff.changes(path, values)
+        if not found:
+            self.notify("Nothing to save: no tools.tool_search key you changed differs from "
+                        f"{path}.", title="Not saved", timeout=8)
+            return
+        wanted = {c.key: c.new for c in found}
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._save_worker(path, wanted)
+            else:
+                self.notify("Nothing written.", title="Save cancelled", timeout=4)
+
+        self.push_screen(ConfirmSaveScreen(str(path), save_diff.diff_lines(found)), answered)
 
     @work(thread=True, group="save", exit_on_error=False, description="save config")
     def _save_worker(self, path: Path, values: dict[str, Any]) -> None:
