@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .classify import Rule, Status, decide
 from .listing import build_listing
+from .tokens import CHARS_PER_TOKEN
 
 if TYPE_CHECKING:
     from .session import SessionState
@@ -97,6 +98,8 @@ def _form_at(session: SessionState, label: str, budget: int) -> str:
     defs = split.deferrable if split is not None else ()
     listing = build_listing(defs, session.registry, budget, session.config.profile,
                             session.unavailable)
+    if not label:  # the listing as a whole
+        return listing.form
     group = listing.group(label)
     return group.form if group is not None else "none"
 
@@ -113,6 +116,21 @@ def _smallest(session: SessionState, label: str, forms: frozenset[str], low: int
         else:
             low = mid
     return high
+
+
+def _everyone(session: SessionState, form: str) -> int:
+    """The smallest budget at which every server gets *form* (``full`` or ``names``): the
+    listing's own size in that form is the first guess, checked, then searched if it is off."""
+    listing = session.assembly.listing
+    text = listing.uniform(form) if listing is not None else None
+    forms = frozenset({"full"}) if form == "full" else NAMES_FORMS
+    if text is not None:
+        guess = math.ceil(len(text) / CHARS_PER_TOKEN)
+        for candidate in (guess - 1, guess, guess + 1, guess + 2):
+            if candidate > 0 and _form_at(session, "", candidate) in forms and \
+                    _form_at(session, "", candidate - 1) not in forms:
+                return candidate
+    return _smallest(session, "", forms, 0, 10 * CAP_HIGH) or 10 * CAP_HIGH
 
 
 def _need(session: SessionState, budget: int) -> BudgetNeed:
@@ -134,8 +152,33 @@ def _need(session: SessionState, budget: int) -> BudgetNeed:
     return BudgetNeed(budget, cap, pct)
 
 
+_advice_memo: dict[tuple[int, str], tuple[SessionState, Any]] = {}
+MEMO_SIZE = 64
+
+
+def _session_memo(session: SessionState, what: str, make: Callable[[SessionState, str], Any]
+                  ) -> Any:
+    """One value per (session state, what), kept for the last few states."""
+    key = (id(session), what)
+    hit = _advice_memo.get(key)
+    if hit is not None and hit[0] is session:
+        return hit[1]
+    value = make(session, what)
+    if len(_advice_memo) >= MEMO_SIZE:
+        _advice_memo.pop(next(iter(_advice_memo)))
+    _advice_memo[key] = (session, value)
+    return value
+
+
 def server_advice(session: SessionState, toolset: str) -> ServerAdvice | None:
-    """What would give *toolset*'s deferred tools names, then full lines, in the listing."""
+    """What would give *toolset*'s deferred tools names, then full lines, in the listing
+    (memoised per session state: a highlighted row asks again on every move)."""
+    found: ServerAdvice | None = _session_memo(session, f"server:{toolset}",
+                                               lambda state, _: _server_advice(state, toolset))
+    return found
+
+
+def _server_advice(session: SessionState, toolset: str) -> ServerAdvice | None:
     ts = next((t for t in session.workspace.toolsets if t.name == toolset), None)
     a = session.assembly
     if ts is None or not a.activated or a.listing is None:
@@ -148,10 +191,11 @@ def server_advice(session: SessionState, toolset: str) -> ServerAdvice | None:
                             "listing is off: no listing at all (set listing: auto)")
     current = a.budget.budget if a.budget else 0
     form = group.form
-    names = None if form in NAMES_FORMS else _smallest(session, ts.label, NAMES_FORMS,
-                                                       current, 10 * CAP_HIGH)
-    full = None if form == "full" else _smallest(session, ts.label, frozenset({"full"}),
-                                                 current, 10 * CAP_HIGH)
+    # full lines are all or nothing, so that budget is the same for every server
+    full = None if form == "full" else _session_memo(session, "full", _everyone)
+    names = None if form in NAMES_FORMS else _smallest(
+        session, ts.label, NAMES_FORMS, current,
+        max(current + 1, _session_memo(session, "names", _everyone)))
     return ServerAdvice(toolset, form, _need(session, names) if names else None,
                         _need(session, full) if full else None)
 

@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from toolsearch.advice import server_advice
 from toolsearch.session import SessionState, ToolsetRow
 
 from ..messages import PaneMessage
@@ -59,7 +60,7 @@ class ServersPane(CatchUpWhenShown, Vertical):
     DEFAULT_CSS = """
     ServersPane { height: 1fr; }
     ServersPane #servers-table { height: 1fr; }
-    ServersPane #server-detail { height: auto; max-height: 4; padding: 0 1; }
+    ServersPane #server-detail { height: auto; max-height: 6; padding: 0 1; }
     """
     BINDINGS = [
         Binding("a", "toggle_attached", "Attach/detach", id="servers.toggle_attached"),
@@ -80,6 +81,7 @@ class ServersPane(CatchUpWhenShown, Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._by_name: dict[str, ToolsetRow] = {}
+        self._advice_cache: dict[tuple[int, str], str] = {}
 
     def compose(self) -> ComposeResult:
         yield BigTable(COLUMNS, itemgetter(1), itemgetter(0), id="servers-table")
@@ -143,8 +145,25 @@ class ServersPane(CatchUpWhenShown, Vertical):
             parts.append(f"version {ts.server_version}")
         parts.append("a: attach/detach \u00b7 s: scope in/out")
         text = Content(" \u00b7 ".join(parts))
+        advice = self._advice(row)
+        if advice:
+            text = Content.assemble(text, "\n", ("What would change it: ", "bold"), advice)
         if detail.content != text:  # an unchanged line costs no screen-wide layout pass
             detail.update(text)
+
+    def _advice(self, row: ToolsetRow) -> str:
+        """The engine's advice for this server's listing form (memoised per session)."""
+        session = self.session
+        if session is None or row.listing_form in ("eager", "-", "detached", "out of scope",
+                                                   "full"):
+            return ""
+        key = (id(session), row.name)
+        if key not in self._advice_cache:
+            if len(self._advice_cache) > 64:
+                self._advice_cache.clear()
+            found = server_advice(session, row.name)
+            self._advice_cache[key] = " \u00b7 ".join(found.sentences()) if found else ""
+        return self._advice_cache[key]
 
     def action_toggle_attached(self) -> None:
         name = self.highlighted()

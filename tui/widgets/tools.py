@@ -49,7 +49,7 @@ class ToolsPane(CatchUpWhenShown, Vertical):
     DEFAULT_CSS = """
     ToolsPane { height: 1fr; }
     ToolsPane #tools-table { height: 1fr; }
-    ToolsPane #tool-explain { height: 4; padding: 0 1; }
+    ToolsPane #tool-explain { height: 6; padding: 0 1; }
     ToolsPane #tools-count { height: 1; padding: 0 1; }
     """
     BINDINGS = [
@@ -178,6 +178,7 @@ class ToolsPane(CatchUpWhenShown, Vertical):
             box.update("No tool matches the filter." if self._words else "", layout=False)
             return
         ex = self.session.explain(name)
+        advice = ex.advice.sentences() if ex.advice else []
         label, style = TOOL_LABELS.get(ex.status, (ex.status, ""))
         exact = f"{fmt(ex.schema_tokens_exact)} exact" if ex.schema_tokens_exact is not None \
             else "exact n/a"
@@ -186,8 +187,9 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         box.update(Content.assemble(
             (ex.name, "bold"), "  ", (label, style), f" \u00b7 rule {ex.rule} \u00b7 "
             f"toolset {ex.toolset or '-'} \u00b7 {tokens}\n",
-            ex.reason, "\n",
-            ("Listing line: ", "bold"), ex.listing_line or "(not in the listing)",
+            ("Listing line: ", "bold"), ex.listing_line or "(not in the listing)", "\n",
+            ex.reason,
+            *((("\nWhat would change it: ", "bold"), " \u00b7 ".join(advice)) if advice else ()),
         ), layout=False)  # fixed height: no screen-wide layout pass for a new explanation
 
     def select_tool(self, name: str) -> bool:
