@@ -13,7 +13,15 @@ from textual.widgets import Static
 
 from toolsearch.session import SessionState
 
-from ..view import TIER_STYLES, ExactCounts, GaugeFigures, fmt, gauge_figures, listing_fit
+from ..view import (
+    TIER_STYLES,
+    ExactCounts,
+    GaugeFigures,
+    fmt,
+    gauge_figures,
+    gauge_warnings,
+    listing_fit,
+)
 
 BAR_WIDTH = 20
 NARROW = 100
@@ -156,6 +164,8 @@ class GaugesPane(Vertical):
             exact = None
         narrow = 0 < self.size.width < NARROW
         lines = gauge_lines(self.figures, exact, narrow)
+        lines += [Content.assemble(("\u26a0 Warning ", "$outcome-warn bold"), text)
+                  for text in gauge_warnings(self.figures)]
         text = Content("\n").join(lines)
         static = self.query_one("#gauge-text", Static)
         # Lay the screen out again only when the wrapped height changes: a layout pass over
