@@ -24,7 +24,7 @@ from toolsearch.session import SessionState
 
 from . import keys, save_diff, services
 from .activity import reply_note
-from .demo import plan_demo
+from .demo import demo_note, plan_demo
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .recall_view import RecallStep, RecallView, reach_run, recall_run
 from .screens.call import CallScreen
@@ -61,7 +61,8 @@ class AppActions(_Base):
             for number, step in enumerate(steps, start=1):
                 state = session if step.scope is None else session.with_scope(step.scope)
                 reply = await self.bridge(state, executor).dispatch(step.bridge, dict(step.args))
-                note = f"demo {number}/{len(steps)}: {step.title} \u2014 {reply_note(reply)}"
+                note = f"demo {number}/{len(steps)}: {step.title} \u2014 " \
+                       f"{demo_note(session, reply, reply_note(reply))}"
                 self.post_message(ActivityLogged(reply.activity, reply, note))
                 await asyncio.sleep(self.demo_delay)
         finally:

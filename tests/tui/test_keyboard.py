@@ -158,3 +158,38 @@ async def test_call_and_demo_keys_work_inside_a_field(make_app):
         await settle(pilot)
         assert active_tab(app) == "activity"
         assert app.activity, "the demo played"
+
+
+async def test_compare_box_says_on_and_off_in_words(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("4", "c")
+        await settle(pilot)
+        box = app.query_one("#search-compare")
+        assert box.value and str(box.label).endswith(": on")
+        await pilot.press("c")
+        await settle(pilot)
+        assert not box.value and str(box.label).endswith(": off")
+
+
+async def test_demo_with_one_live_server_says_live_and_narrows_to_the_rest():
+    from toolsearch.toolsets import Toolset, ToolsetStatus, ToolSpec, Workspace
+    from tui.app import ToolSearchApp
+
+    schema = {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]}
+    live = Toolset("firecrawl", "mcp", (ToolSpec("scrape", "Scrape a page.", schema),
+                                        ToolSpec("map", "Map a site.", schema)),
+                   status=ToolsetStatus.CONNECTED)
+    core = Toolset("hermes-core", "core", (ToolSpec("terminal", "Run a command.", {}),))
+    app = ToolSearchApp(workspace=Workspace(name="one", toolsets=(core, live)), demo_delay=0.0,
+                        exact_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        notes = [e.note for e in app.activity]
+        assert not any("nothing" in n for n in notes)
+        assert any("scope narrowed to hermes-core" in n and "refused" in n for n in notes)
+        assert any("'firecrawl' is live" in n for n in notes)
+        assert not any("snapshot source" in n for n in notes)

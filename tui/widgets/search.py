@@ -29,6 +29,11 @@ SIDE_BY_SIDE = 150
 PROFILES = ("seed", "latest")
 
 
+def compare_label(on: bool) -> str:
+    """The compare box says its state in words, not only by shade (STYLE §9)."""
+    return "compare seed | latest: on" if on else "compare seed | latest: off"
+
+
 def hit_cells(rank: int, hit: Hit) -> tuple[object, ...]:
     terms = " \u00b7 ".join(f"{tok} {score:.2f}" for tok, score in hit.terms)
     if hit.fallback:
@@ -87,7 +92,7 @@ class SearchPane(Vertical):
         with Horizontal(id="search-bar"):
             yield Input(placeholder="tool_search query, e.g. 'scrape a web page'",
                         id="search-query", compact=True)
-            yield Checkbox("seed | latest", id="search-compare", compact=True)
+            yield Checkbox(compare_label(False), id="search-compare", compact=True)
         with Horizontal(id="search-hits"):
             for profile in PROFILES:
                 with Vertical(classes="hits-column", id=f"hits-{profile}"):
@@ -136,6 +141,7 @@ class SearchPane(Vertical):
     @on(Checkbox.Changed, "#search-compare")
     def _compare_changed(self, event: Checkbox.Changed) -> None:
         event.stop()
+        event.checkbox.label = compare_label(event.value)
         self._layout_columns()
         self._submit()
 
