@@ -7,6 +7,7 @@ routing only. Every action turns into a new immutable session state, a screen, o
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from .activity import reply_note
 from .demo import demo_note, plan_demo
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .recall_view import RecallStep, RecallView, reach_run, recall_run
+from .screens.activity_detail import ActivityDetailScreen, entry_json
 from .screens.call import CallScreen
 from .screens.confirm_save import ConfirmSaveScreen
 from .screens.help import HelpScreen
@@ -59,6 +61,7 @@ class AppActions(_Base):
         executor = DryRunExecutor()
         try:
             for number, step in enumerate(steps, start=1):
+                await self._demo_gate()
                 state = session if step.scope is None else session.with_scope(step.scope)
                 reply = await self.bridge(state, executor).dispatch(step.bridge, dict(step.args))
                 note = f"demo {number}/{len(steps)}: {step.title} \u2014 " \
@@ -67,6 +70,46 @@ class AppActions(_Base):
                 await asyncio.sleep(self.demo_delay)
         finally:
             self.demo_running = False
+
+    demo_paused: bool = False
+    _demo_credit: int = 0
+
+    async def _demo_gate(self) -> None:
+        """Hold the demo while paused; ``n`` lets exactly one call through."""
+        while self.demo_paused and self._demo_credit == 0:
+            await asyncio.sleep(0.05)
+        if self._demo_credit:
+            self._demo_credit -= 1
+
+    def action_demo_pause(self) -> None:
+        if not self.demo_running:
+            self.notify("No demo is playing (Ctrl+G plays it).", timeout=3)
+            return
+        self.demo_paused = not self.demo_paused
+        self.notify("Demo paused: n plays the next call, Space resumes." if self.demo_paused
+                    else "Demo resumed.", timeout=3)
+
+    def action_demo_step(self) -> None:
+        if not self.demo_running:
+            self.action_demo()
+            self.demo_paused, self._demo_credit = True, 1  # started by n: one call at a time
+            return
+        self.demo_paused = True
+        self._demo_credit += 1
+
+    def action_activity_detail(self) -> None:
+        if not self.activity:
+            self.notify("No activity yet: Ctrl+G plays the demo, Ctrl+T calls by hand.",
+                        timeout=4)
+            return
+        self.push_screen(ActivityDetailScreen(self.activity))
+
+    def action_copy_activity(self) -> None:
+        if self.activity:
+            entry = self.activity[-1]
+            self.copy_to_clipboard(json.dumps(entry_json(entry), ensure_ascii=False, indent=2,
+                                              default=str))
+            self.notify(f"Entry #{entry.seq} copied as JSON.", timeout=3)
 
     # -- actions (keys, footer and palette share these) ---------------------------------
 
@@ -230,6 +273,7 @@ class AppActions(_Base):
         if self.demo_running or self.session is None:
             return
         self.demo_running = True
+        self.demo_paused, self._demo_credit = False, 0
         self.action_show_tab("activity")
         self.run_worker(self._play_demo(), group="demo", exclusive=True, exit_on_error=False,
                         description="scripted demo")

@@ -64,11 +64,11 @@ class ToolSearchApp(AppActions, App[None]):
     BINDINGS = [
         *(Binding(str(i), f"show_tab('{key}')", title, show=False, id=f"view.{key}")
           for i, (key, title) in enumerate(TABS, start=1)),
+        *KEYS_BINDINGS,
         Binding("ctrl+t", "call", "Call", id="feed.call"),
         Binding("ctrl+g", "demo", "Demo", id="demo.play"),
         Binding("ctrl+s", "save", "Save", id="tuning.save"),
         Binding("ctrl+r", "reset_tuning", "Reset tuning", id="tuning.reset"),
-        *KEYS_BINDINGS,
     ]
     AUTO_FOCUS = "*"
 
@@ -91,6 +91,7 @@ class ToolSearchApp(AppActions, App[None]):
         super().__init__()
         self.sources = tuple(sources)
         self.clock = clock
+        self._started = clock()
         self.demo_delay = demo_delay
         self._start_demo = demo
         self._context_length = context
@@ -354,7 +355,8 @@ class ToolSearchApp(AppActions, App[None]):
     def _logged(self, message: ActivityLogged) -> None:
         self._seq += 1
         result = message.reply.result if message.reply else None
-        entry = ActivityEntry(self._seq, message.event, message.note, result)
+        entry = ActivityEntry(self._seq, message.event, message.note, result,
+                              at=self.clock() - self._started)
         self.activity = (*self.activity[-(MAX_ACTIVITY - 1):], entry)
 
 

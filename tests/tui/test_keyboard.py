@@ -193,3 +193,43 @@ async def test_demo_with_one_live_server_says_live_and_narrows_to_the_rest():
         assert any("scope narrowed to hermes-core" in n and "refused" in n for n in notes)
         assert any("'firecrawl' is live" in n for n in notes)
         assert not any("snapshot source" in n for n in notes)
+
+
+async def test_demo_pause_step_and_details_by_keys(make_app):
+    from tui.screens.activity_detail import ActivityDetailScreen
+
+    app = make_app(demo_delay=0.05)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("5", "n")  # n starts the demo one call at a time
+        await pilot.pause(0.4)  # (settle would wait for the paused demo worker)
+        assert app.demo_running and app.demo_paused
+        assert len(app.activity) == 1
+        await pilot.press("n")
+        await pilot.pause(0.4)
+        assert len(app.activity) == 2
+        await pilot.press("space")  # resume: the rest plays
+        for _ in range(20):
+            await settle(pilot)
+            if not app.demo_running:
+                break
+        assert not app.demo_running and len(app.activity) >= 6
+        times = [e.at for e in app.activity]
+        assert times == sorted(times) and times[0] > 0
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ActivityDetailScreen)
+        assert screen.index == len(app.activity) - 1
+        text = screen.query_one("#detail-text").text
+        assert "request:" in text and "reply:" in text and '"arguments"' in text
+        await pilot.press("left")
+        assert screen.index == len(app.activity) - 2
+        await pilot.press("c")
+        await settle(pilot)
+        assert '"request"' in app.clipboard
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, ActivityDetailScreen)
+        await pilot.press("c")
+        assert f'"bridge": "{app.activity[-1].event.bridge}"' in app.clipboard

@@ -51,7 +51,7 @@ def compact_lines(g: GaugeFigures, exact: ExactCounts | None) -> list[Content]:
     """Four lines for terminals narrower than 100 columns."""
     fit, fit_style = listing_fit(g.listing_tokens, g.budget)
     state = "" if g.activated else (" \u00b7 tool search off" if g.enabled == "off"
-                                     else " \u00b7 nothing deferrable")
+                                     else " \u00b7 no tool can be deferred")
     binds = {"cap": "cap binds", "percent": "% binds", "both": "both bind"}[g.binding]
     context = fmt(g.context_length) if g.context_length else "no ctx"
     return [
@@ -80,7 +80,7 @@ def gauge_lines(g: GaugeFigures, exact: ExactCounts | None, narrow: bool) -> lis
     tier = Content.assemble((f"Tier {g.tier}", f"{TIER_STYLES[g.tier]} bold"), " \u25b8 ",
                             g.tier_meaning)
     if not g.activated:
-        state = "off (enabled: off)" if g.enabled == "off" else "inactive: nothing deferrable"
+        state = "off (enabled: off)" if g.enabled == "off" else "inactive: no tool can be deferred"
         tier = Content.assemble(tier, f" \u00b7 tool search {state}")
     fit, fit_style = listing_fit(g.listing_tokens, g.budget)
     listing = Content.assemble(

@@ -54,7 +54,7 @@ def result_head(result: ProfileHits) -> Content:
     )
     if result.fallback:
         head = Content.assemble(head, "\n", ("\u2691 substring fallback", "$outcome-warn bold"),
-                                ": no BM25 score > 0, so names containing the query got 0.10")
+                                ": no word of the query scored, so names containing it are shown (score 0.10)")
     if not result.hits:
         head = Content.assemble(head, "\n", ("\u2205 zero hits", "$outcome-warn bold"), ": ",
                                 result.why_empty)

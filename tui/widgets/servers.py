@@ -26,12 +26,15 @@ from .bigtable import BigTable, Column
 from .visibility import CatchUpWhenShown
 
 COLUMNS: tuple[Column, ...] = (
-    Column("Status", "status", 11), Column("Server", "name", 22), Column("Kind", "kind", 7),
-    Column("Attached", "attached", 10), Column("Scope", "scope", 8),
-    Column("Tools", "tools", 6, align="right"), Column("Tokens", "tokens", 8, align="right"),
-    Column("Exact", "exact", 8, align="right"), Column("Listing", "form", 12),
+    Column("Status", "status", 11), Column("Server", "name", 20), Column("Listing", "form", 12),
+    Column("Tools", "tools", 5, align="right"), Column("Tokens", "tokens", 7, align="right"),
+    Column("Attached", "attached", 10), Column("Scope", "scope", 6),
+    Column("Exact", "exact", 7, align="right"), Column("Kind", "kind", 5),
     Column("Note", "note", 60),
 )
+"""Listing first after the name: at 80 columns the operator's question fits on screen."""
+FORM_WORDS = {"summary": "summary", "none": "not listed", "-": "\u2013"}
+"""The listing form a server got, in words (``none``: its tools are not listed at all)."""
 ServerLine = tuple[str, tuple[object, ...]]
 """One table row: the toolset's name (the row key) and its cells."""
 
@@ -42,14 +45,14 @@ def row_cells(row: ToolsetRow, exact: int | None) -> tuple[object, ...]:
     return (
         Content.styled(label, style),
         Content(row.name),
-        row.toolset.kind,
+        FORM_WORDS.get(row.listing_form, row.listing_form),
+        fmt(row.tool_count),
+        fmt(row.tokens),
         Content("\u2714 attached") if row.attached else Content.styled("\u2013 detached",
                                                                        "$muted"),
         "in" if row.in_scope else Content.styled("\u2298 out", "$muted"),
-        fmt(row.tool_count),
-        fmt(row.tokens),
         fmt(exact),
-        row.listing_form,
+        row.toolset.kind,
         Content.styled(row.toolset.error, "$status-error") if row.toolset.error else "",
     )
 

@@ -38,13 +38,13 @@ NUMBER_KEYS: dict[str, str] = {
 }
 HELP: dict[str, str] = {
     "enabled": "auto = on; off sends every schema eagerly",
-    "listing": "off: bridge only, no embedded listing (tier 2)",
+    "listing": "off: no list of tool names in tool_search; the model must search",
     "threshold_pct": "% of context for the listing (0-100)",
     "listing_max_tokens": "listing cap (200-60,000)",
     "search_default_limit": "hits when no limit is given (1-max)",
     "max_search_limit": "largest limit a call may ask (1-50)",
     "context": "context length: preset or any number",
-    "profile": "seed (G1) or latest (G3) behaviour",
+    "profile": "seed: Hermes as in the seed article \u00b7 latest: Hermes today",
 }
 
 
