@@ -233,3 +233,38 @@ async def test_demo_pause_step_and_details_by_keys(make_app):
         assert not isinstance(app.screen, ActivityDetailScreen)
         await pilot.press("c")
         assert f'"bridge": "{app.activity[-1].event.bridge}"' in app.clipboard
+
+
+async def test_sort_by_keys_and_header_click_keeps_the_cursor_row(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "down", "down", "down")
+        await settle(pilot)
+        pane = app.query_one(ToolsPane)
+        chosen = pane.highlighted_name()
+        await pilot.press("S", "S")  # Status, then Tool
+        await settle(pilot)
+        names = [r.name for r in pane.table.rows]
+        assert pane.table.sort_column == 1 and names == sorted(names, key=str.lower)
+        assert pane.highlighted_name() == chosen
+        await pilot.click("#tools-table", offset=(2, 0))  # the Status column's header
+        await settle(pilot)
+
+        def status_cells():
+            return [pane.table.get_cell(f"{r.toolset}\x1f{r.name}", "status").plain
+                    for r in pane.table.rows]
+
+        assert pane.table.sort_column == 0 and status_cells() == sorted(status_cells())
+        assert pane.highlighted_name() == chosen
+        await pilot.click("#tools-table", offset=(2, 0))
+        await settle(pilot)
+        assert pane.table.sort_reverse
+        assert status_cells() == sorted(status_cells(), reverse=True)
+        assert pane.highlighted_name() == chosen
+        await pilot.press("1", "S", "S", "S", "S")  # Servers: Tools column
+        await settle(pilot)
+        table = app.query_one("#servers-table")
+        numbers = [int(table.get_cell(key, "tools").plain.replace(",", ""))
+                   for key, _ in table.rows]
+        assert numbers == sorted(numbers)
