@@ -268,3 +268,27 @@ async def test_sort_by_keys_and_header_click_keeps_the_cursor_row(make_app):
         numbers = [int(table.get_cell(key, "tools").plain.replace(",", ""))
                    for key, _ in table.rows]
         assert numbers == sorted(numbers)
+
+
+async def test_copy_and_export_the_sent_listing_and_a_hit(make_app, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tool_search-description.txt").write_text("mine\n")  # never overwritten
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("3", "right_square_bracket", "right_square_bracket",
+                          "right_square_bracket")
+        await settle(pilot)
+        pane = app.query_one("#listing")
+        assert pane.active_form == "sent"
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.clipboard == pane.text_of("sent") and "tool_search" in app.clipboard.lower()
+        await pilot.press("e")
+        await settle(pilot)
+        assert (tmp_path / "tool_search-description.txt").read_text() == "mine\n"
+        written = (tmp_path / "tool_search-description-2.txt").read_text()
+        assert written.rstrip("\n") == pane.text_of("sent").rstrip("\n")
+        await pilot.press("4", "slash", *"scrape", "enter", "escape", "y")
+        await settle(pilot)
+        assert app.clipboard.startswith("1\t") and "mcp__firecrawl__scrape" in app.clipboard

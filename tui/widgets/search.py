@@ -18,6 +18,7 @@ from toolsearch.bm25 import Hit
 
 from ..messages import PaneMessage
 from ..search_view import ProfileHits, SearchView
+from .visibility import is_shown
 
 COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("#", "rank", 2), ("Score", "score", 6), ("Tool", "name", 32), ("Terms", "terms", 48),
@@ -75,6 +76,7 @@ class SearchPane(Vertical):
     BINDINGS = [
         Binding("slash", "focus_query", "Query", id="search.focus_query"),
         Binding("c", "toggle_compare", "Compare profiles", id="search.compare"),
+        Binding("y", "copy_hit", "Copy hit", id="search.copy"),
     ]
 
     result: reactive[SearchView | None] = reactive(None, init=False)
@@ -151,6 +153,21 @@ class SearchPane(Vertical):
     def action_toggle_compare(self) -> None:
         box = self.query_one("#search-compare", Checkbox)
         box.value = not box.value
+
+    def action_copy_hit(self) -> None:
+        """Copy the highlighted hit (name, score, terms) to the clipboard."""
+        table = self.app.focused
+        if not isinstance(table, DataTable) or self not in table.ancestors or \
+                not table.row_count:
+            tables = [t for t in self.query(DataTable) if is_shown(t) and t.row_count]
+            if not tables:
+                self.notify("No hit to copy: type a query first (/).", timeout=3)
+                return
+            table = tables[0]
+        row = table.get_row_at(table.cursor_row)
+        text = "\t".join(str(cell) for cell in row)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied: {text[:60]}", timeout=3)
 
     def _submit(self) -> None:
         self.post_message(self.QuerySubmitted(self, self.query_text, self.compare))
