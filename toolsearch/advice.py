@@ -207,8 +207,8 @@ def keep_visible(session: SessionState, name: str) -> str | None:
                       profile=config.profile)
     if decision.status is not Status.DEFERRED:
         return None
-    off = ("enabled: off would keep it visible, with every other deferred schema "
-           f"({session.assembly.deferred_tokens:,} tokens) sent eagerly too")
+    off = (f"enabled: off keeps it visible (and sends all "
+           f"{session.assembly.deferred_tokens:,} deferred tokens eagerly)")
     if decision.rule is Rule.DEFER_LIST:
         rest = config.effective_defer_tools or frozenset()
         after = decide(name, session.registry, defer_tools=rest - {name},
@@ -219,7 +219,7 @@ def keep_visible(session: SessionState, name: str) -> str | None:
         return ("Remove it from tools.tool_search.defer and it stays visible "
                 f"(rule {after.rule.value}).")
     kind = "an MCP tool" if decision.rule is Rule.MCP else "a non-core plugin tool"
-    return (f"No tools.tool_search key keeps {kind} visible on its own: only {off}.")
+    return f"Only {off}: no other key keeps {kind} visible."
 
 
 def closest_names(name: str, names: Iterable[str], limit: int = 3) -> list[str]:

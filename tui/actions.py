@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from collections.abc import Iterable
 
 from textual import work
 from textual.app import SystemCommand
@@ -176,6 +175,14 @@ class AppActions(_Base):
     def action_focus_search(self) -> None:
         self.action_show_tab("search")
         self.query_one(SearchPane).action_focus_query()
+
+    def action_copy_sent(self) -> None:
+        self.action_show_listing("sent")
+        self.query_one(ListingPane).action_copy_form("sent")
+
+    def action_export_sent(self) -> None:
+        self.action_show_listing("sent")
+        self.query_one(ListingPane).action_export()
 
     def action_compare_profiles(self) -> None:
         self.action_show_tab("search")

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
-from textual import events
 from textual.widgets import Input, TabPane, TextArea
 
 from .widgets.visibility import is_shown

@@ -242,9 +242,9 @@ def gauge_warnings(g: GaugeFigures) -> list[str]:
                    f"({fmt(g.bridge_tokens)}) outweighs the deferred schemas "
                    f"({fmt(g.deferred_tokens)}); enabled: off would be cheaper")
     if g.context_length and g.eager_tokens > g.context_length:
-        out.append(f"every schema sent eagerly ({fmt(g.eager_tokens)} tokens) would not fit the "
-                   f"context ({fmt(g.context_length)})" +
-                   ("" if g.activated else ": turn tool search on"))
+        out.append(f"eager schemas ({fmt(g.eager_tokens)}) exceed the context "
+                   f"({fmt(g.context_length)})" +
+                   (": tool search must stay on" if g.activated else ": turn tool search on"))
     if g.activated and g.budget <= 0:
         out.append("the listing budget is 0 tokens: no listing can be embedded")
     return out

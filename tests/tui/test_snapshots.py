@@ -68,3 +68,23 @@ def test_recall_tab_with_a_bad_query_file(snap_compare):
         await settle(pilot)
 
     assert snap_compare(_app(), terminal_size=(120, 30), run_before=run_missing)
+
+
+@pytest.mark.parametrize("tab", ["1", "2", "3", "4", "5", "6", "7"])
+def test_each_tab_at_80x24(snap_compare, tab):
+    """Every tab at 80×24, reached by its digit key from launch."""
+    async def show(pilot):
+        await settle(pilot)
+        await pilot.press(tab)
+        await settle(pilot)
+
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=show)
+
+
+def test_key_map_at_80x24(snap_compare):
+    async def help_screen(pilot):
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=help_screen)

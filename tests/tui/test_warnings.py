@@ -36,7 +36,7 @@ async def test_eager_schemas_larger_than_the_context(make_app):
         await pilot.press("6", *["tab"] * 8, "ctrl+u", *"300", "enter")
         await settle(pilot)
         assert app.session.context_length == 300
-        assert "would not fit the context (300)" in gauges(app)
+        assert "exceed the context (300)" in gauges(app)
 
 
 def test_an_empty_listing_never_fits():

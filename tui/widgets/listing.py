@@ -129,7 +129,9 @@ class ListingPane(CatchUpWhenShown, Vertical):
 
     def action_copy(self) -> None:
         """Copy the shown form's text (Sent: the exact description) to the clipboard."""
-        form = self.active_form
+        self.action_copy_form(self.active_form)
+
+    def action_copy_form(self, form: str) -> None:
         text = self.text_of(form)
         if not text:
             self.notify("Nothing to copy: this form is empty.", timeout=3)

@@ -146,7 +146,6 @@ class ServersPane(CatchUpWhenShown, Vertical):
             parts.append(f"from {ts.origin}")
         if ts.server_version:
             parts.append(f"version {ts.server_version}")
-        parts.append("a: attach/detach \u00b7 s: scope in/out")
         text = Content(" \u00b7 ".join(parts))
         advice = self._advice(row)
         if advice:

@@ -188,8 +188,9 @@ class ToolsPane(CatchUpWhenShown, Vertical):
             (ex.name, "bold"), "  ", (label, style), f" \u00b7 rule {ex.rule} \u00b7 "
             f"toolset {ex.toolset or '-'} \u00b7 {tokens}\n",
             ("Listing line: ", "bold"), ex.listing_line or "(not in the listing)", "\n",
-            ex.reason,
-            *((("\nWhat would change it: ", "bold"), " \u00b7 ".join(advice)) if advice else ()),
+            *((("What would change it: ", "bold"), " \u00b7 ".join(advice), "\n") if advice
+              else ()),
+            ("Why: ", "bold"), ex.reason,
         ), layout=False)  # fixed height: no screen-wide layout pass for a new explanation
 
     def select_tool(self, name: str) -> bool:
