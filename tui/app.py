@@ -85,13 +85,15 @@ class ToolSearchApp(AppActions, App[None]):
     def __init__(self, sources: Sequence[str] = (), *, workspace: Workspace | None = None,
                  context: int | None = None, profile: str = "seed", theme: str | None = None,
                  clock: Callable[[], float] = time.perf_counter, demo: bool = False,
+                 wall_clock: Callable[[], float] = time.monotonic,
                  demo_delay: float = 0.9, executor: Executor | None = None,
                  themes_folder: Path | None = None, exact: bool = True,
                  exact_delay: float = EXACT_DELAY) -> None:
         super().__init__()
         self.sources = tuple(sources)
         self.clock = clock
-        self._started = clock()
+        self.wall_clock = wall_clock  # activity times (fake in tests and snapshots)
+        self._started = wall_clock()
         self.demo_delay = demo_delay
         self._start_demo = demo
         self._context_length = context
@@ -356,7 +358,7 @@ class ToolSearchApp(AppActions, App[None]):
         self._seq += 1
         result = message.reply.result if message.reply else None
         entry = ActivityEntry(self._seq, message.event, message.note, result,
-                              at=self.clock() - self._started)
+                              at=self.wall_clock() - self._started)
         self.activity = (*self.activity[-(MAX_ACTIVITY - 1):], entry)
 
 

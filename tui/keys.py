@@ -38,7 +38,7 @@ class QuietTabPane(TabPane):
     """
 
     def _on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        return
+        event.prevent_default()  # Textual would run TabPane's handler too (every class's)
 
 
 def holds_text(widget: Widget | None) -> bool:

@@ -10,7 +10,8 @@ from tui.app import ToolSearchApp
 
 def _app(**kwargs: object) -> ToolSearchApp:
     kwargs.setdefault("workspace", fixture_workspace())
-    return ToolSearchApp(clock=FakeClock(), demo_delay=0.0, exact_delay=0.0,
+    return ToolSearchApp(clock=FakeClock(), wall_clock=FakeClock(step=1.0), demo_delay=0.0,
+                         exact_delay=0.0,
                          **kwargs)  # type: ignore[arg-type]
 
 
