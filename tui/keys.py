@@ -75,10 +75,10 @@ def pane_of(widget: Widget | None) -> str | None:
 # -- the key map -------------------------------------------------------------------------
 
 GLOBAL_KEYS: tuple[tuple[str, str], ...] = (
-    ("1 \u2026 7", "show a tab (Servers, Tools, Listing, Search, Activity, Tuning, Recall)"),
+    ("1 \u2026 7", "switch tab (outside a text field)"),
     ("? / F1", "this key map"),
-    ("q / Ctrl+Q", "quit (q only when no text field holds the cursor)"),
-    ("Esc", "leave a text field (the tab's keys work again)"),
+    ("q / Ctrl+Q", "quit (q: outside a text field)"),
+    ("Esc", "leave a text field"),
     ("Tab / Shift+Tab", "next / previous field"),
     ("Ctrl+P", "command palette: every action by name"),
 )

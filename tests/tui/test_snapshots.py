@@ -36,9 +36,7 @@ def test_small_terminal_80x24(snap_compare):
 def test_error_state(snap_compare, tmp_path):
     async def highlight_error(pilot):
         await settle(pilot)
-        table = pilot.app.query_one("#servers-table")
-        table.focus()
-        table.move_cursor(row=3)
+        await pilot.press("down", "down", "down")
         await settle(pilot)
 
     assert snap_compare(_app(), terminal_size=(120, 30), run_before=highlight_error)

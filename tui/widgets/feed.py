@@ -45,8 +45,8 @@ class ActivityFeed(Vertical):
         self.lines_written = 0
 
     def compose(self) -> ComposeResult:
-        yield Static("Bridge calls appear here as the tool they reach \u00b7 Ctrl+T call by "
-                     "hand \u00b7 Ctrl+G demo (Space pause, n step) \u00b7 Enter details",
+        yield Static("Calls, as the tool they reach \u00b7 Ctrl+T call \u00b7 Ctrl+G demo "
+                     "(Space pause, n step) \u00b7 Enter details \u00b7 c copy",
                      id="feed-head", markup=False)
         yield RichLog(id="feed-log", max_lines=MAX_LINES, wrap=True, markup=False)
 
