@@ -292,3 +292,54 @@ async def test_copy_and_export_the_sent_listing_and_a_hit(make_app, tmp_path, mo
         await pilot.press("4", "slash", *"scrape", "enter", "escape", "y")
         await settle(pilot)
         assert app.clipboard.startswith("1\t") and "mcp__firecrawl__scrape" in app.clipboard
+
+
+async def test_launch_profile_sticks_and_the_palette_switch_updates_the_fields(make_app):
+    app = make_app(profile="latest")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.session.config.profile == "latest" and "latest" in app.sub_title
+        await pilot.press("6")
+        await settle(pilot)
+        field = app.query_one("#tune-max_search_limit", Input)
+        assert field.value == "25"
+        await pilot.press("ctrl+p", *"switch profile to seed")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.config.profile == "seed"
+        assert field.value == "20" == str(app.session.config.max_search_limit)
+        assert app.query_one("#tune-profile").value == "seed"
+
+
+async def test_typing_a_context_length_at_a_normal_pace_keeps_every_digit(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6", *["tab"] * 8, "ctrl+u")
+        for pace in (0.02, 0.12):
+            for digit in "32000":
+                await pilot.press(digit)
+                await pilot.pause(pace)
+            await settle(pilot)
+            assert app.query_one("#tune-context", Input).value == "32000"
+            assert app.session.context_length == 32000
+            await pilot.press("ctrl+u")
+
+
+async def test_seed_demo_opens_under_the_profile_asked_for():
+    import pytest
+
+    from toolsearch.sources.samples import sample_path
+    from tui.app import ToolSearchApp
+
+    if sample_path("seed-demo") is None:
+        pytest.skip("sample catalogs not installed")
+    app = ToolSearchApp(["seed-demo"], profile="latest", exact_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        assert app.session.config.profile == "latest"
+        assert app.query_one("#tune-max_search_limit", Input).value == "25"
+        assert app.query_one("#tune-profile").value == "latest"

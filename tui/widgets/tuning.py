@@ -91,13 +91,23 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         super().__init__(id=id)
         self._raw: dict[str, str] = {}
         self._force = False  # after a reset: overwrite even the field under the cursor
+        self._shown: dict[str, object] = {"tune-enabled": "auto", "tune-listing": "auto",
+                                          "tune-profile": "seed"}
+        """The value each Select was given by the pane (not by the operator)."""
 
     def compose(self) -> ComposeResult:
+        # Built with the session's values when there is one: a Select announces the value it
+        # is built with once mounted, and that must not read as the operator's choice.
+        session = self.session or getattr(self.app, "session", None)
+        raw = session.config.to_raw() if session is not None else {}
+        self._shown.update({"tune-enabled": raw.get("enabled", "auto"),
+                            "tune-listing": raw.get("listing", "auto"),
+                            "tune-profile": session.config.profile if session else "seed"})
         for key, options in (("enabled", TRI), ("listing", TRI)):
             with Horizontal(classes="tune-row"):
                 yield Label(key, classes="tune-label")
-                yield Select(options, allow_blank=False, value="auto", id=f"tune-{key}",
-                             classes="tune-field", compact=True)
+                yield Select(options, allow_blank=False, value=self._shown[f"tune-{key}"],
+                             id=f"tune-{key}", classes="tune-field", compact=True)
                 yield Static(HELP[key], classes="tune-note", id=f"tune-note-{key}")
         for key, kind in NUMBER_KEYS.items():
             with Horizontal(classes="tune-row"):
@@ -114,7 +124,8 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         with Horizontal(classes="tune-row"):
             yield Label("profile", classes="tune-label")
             yield Select((("seed", "seed"), ("latest", "latest")), allow_blank=False,
-                         value="seed", id="tune-profile", classes="tune-field", compact=True)
+                         value=self._shown["tune-profile"], id="tune-profile",
+                         classes="tune-field", compact=True)
             yield Static(HELP["profile"], classes="tune-note")
         with Horizontal(id="tune-buttons"):
             yield Button("Save (ctrl+s)", id="tune-save", variant="primary", compact=True)
@@ -144,6 +155,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         self._force = False
         for key in ("enabled", "listing"):
             select = self.query_one(f"#tune-{key}", Select)
+            self._shown[f"tune-{key}"] = raw[key]
             if select.value != raw[key]:
                 with select.prevent(Select.Changed):
                     select.value = raw[key]
@@ -162,6 +174,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
                 note.update(HELP[key])
         self._sync_context(focused)
         profile = self.query_one("#tune-profile", Select)
+        self._shown["tune-profile"] = config.profile
         if profile.value != config.profile:
             with profile.prevent(Select.Changed):
                 profile.value = config.profile
@@ -172,6 +185,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         context = self.session.context_length or 0
         preset = self.query_one("#tune-context-preset", Select)
         wanted = context if any(v == context for _, v in CONTEXT_PRESETS) else Select.NULL
+        self._shown["tune-context-preset"] = wanted
         if preset.value != wanted:
             with preset.prevent(Select.Changed):
                 preset.value = wanted
@@ -202,13 +216,11 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         value = event.value
         if value is Select.NULL or self.session is None:
             return
-        # A Select announces its first value when mounted: only an operator's change counts.
-        current = {"tune-profile": self.session.config.profile,
-                   "tune-context-preset": self.session.context_length or 0,
-                   **{f"tune-{k}": self.session.config.to_raw()[k]
-                      for k in ("enabled", "listing")}}
-        if current.get(widget_id) == value:
+        # A Select announces the value it was built with, and values the pane shows from the
+        # session: only a value the pane did not put there is the operator's change.
+        if self._shown.get(widget_id) == value:
             return
+        self._shown[widget_id] = value
         if widget_id == "tune-profile":
             self.post_message(self.ProfileChanged(self, str(value)))
         elif widget_id == "tune-context-preset":
