@@ -343,3 +343,13 @@ async def test_seed_demo_opens_under_the_profile_asked_for():
         assert app.session.config.profile == "latest"
         assert app.query_one("#tune-max_search_limit", Input).value == "25"
         assert app.query_one("#tune-profile").value == "latest"
+
+
+async def test_a_filter_that_matches_nothing_offers_the_closest_names(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *"mcp__firecrawl__firecrawl_scrape")
+        await settle(pilot)
+        text = str(app.query_one("#tool-explain").content)
+        assert "No tool matches the filter. Did you mean: mcp__firecrawl__scrape" in text

@@ -17,6 +17,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
+from toolsearch.advice import closest_names
 from toolsearch.session import SessionState
 
 from ..view import TOOL_LABELS, ToolRow, fmt, tool_rows, tool_rows_key
@@ -175,7 +176,12 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         box = self.query_one("#tool-explain", Static)
         name = self.highlighted_name()
         if name is None or self.session is None:
-            box.update("No tool matches the filter." if self._words else "", layout=False)
+            text = ""
+            if self._words and self.session is not None:
+                near = closest_names("_".join(self._words), self.session.def_by_name)
+                text = "No tool matches the filter." + (
+                    f" Did you mean: {', '.join(near)}?" if near else "")
+            box.update(text, layout=False)
             return
         ex = self.session.explain(name)
         advice = ex.advice.sentences() if ex.advice else []
