@@ -353,3 +353,16 @@ async def test_a_filter_that_matches_nothing_offers_the_closest_names(make_app):
         await settle(pilot)
         text = str(app.query_one("#tool-explain").content)
         assert "No tool matches the filter. Did you mean: mcp__firecrawl__scrape" in text
+
+
+async def test_the_palette_keys_command_opens_the_key_map(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", "ctrl+p", *"Keys")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-text").render())
+        assert "Tuning" in text and "Activity" in text, "every pane, not one field's keys"
