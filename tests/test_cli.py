@@ -256,3 +256,22 @@ def test_bench_needs_the_checkouts_benchmarks(monkeypatch: pytest.MonkeyPatch,
         err = capsys.readouterr().err.strip().splitlines()
         assert err == [f"toolsearch: error: bench {kind} runs from a source checkout (its "
                        "benchmarks/ folder is not installed with the package)"]
+
+
+def test_explain_says_what_would_change_it_and_did_you_mean(catalog: Path) -> None:
+    data = json.loads(run("explain", str(catalog), "mcp__github__create_issue", "--json",
+                          "--set", "listing_max_tokens=200").stdout)
+    assert set(data) >= {"would_list_names_at", "would_list_full_at", "keep_visible",
+                         "did_you_mean"}
+    assert "enabled: off" in data["keep_visible"]
+    typo = run("explain", str(catalog), "mcp__github__create_isue", check=False)
+    assert typo.returncode == 1
+    assert "Did you mean: mcp__github__create_issue" in typo.stdout
+
+
+@pytest.mark.parametrize("command", ["tui", "demo"])
+def test_app_on_a_missing_source_exits_1_with_one_line(command: str, tmp_path: Path) -> None:
+    proc = run(command, str(tmp_path / "nope.yaml"), check=False)
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and "nope.yaml" in proc.stderr
+    assert proc.stdout == ""

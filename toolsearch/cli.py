@@ -236,6 +236,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if e.schema_tokens is not None:
         print(f"  schema tokens: ~{e.schema_tokens} estimated, {e.schema_tokens_exact} exact")
     print(f"  listing line: {e.listing_line if e.listing_line else '-'}")
+    for line in e.advice.sentences() if e.advice else ():
+        print(f"  {line}")
     return 0 if e.status != "unknown" else 1
 
 
@@ -351,7 +353,16 @@ def app_entry(name: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
+def _check_sources(specs: Sequence[str]) -> None:
+    """Refuse a SOURCE that cannot be read before the app opens (one line, exit 1)."""
+    from .sources.detect import resolve_source
+
+    for spec in specs:
+        resolve_source(spec)
+
+
 def cmd_tui(args: argparse.Namespace) -> int:
+    _check_sources(args.sources)
     run_app = app_entry("tui.app.run_app")
     run_app(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
             theme=args.theme)
@@ -359,6 +370,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    _check_sources(args.sources)
     run_demo = app_entry("tui.app.run_demo")
     run_demo(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
              theme=args.theme)

@@ -52,7 +52,7 @@ CONFIG_TABLE: tuple[ConfigKey, ...] = (
     ConfigKey("max_search_limit", "int", 20, 1, 50,
               "largest limit a call may ask (1-50)"),
     ConfigKey("listing", "tristate", "auto", None, None,
-              "off: bridge only, no embedded listing (tier 2)"),
+              "off: no list of tool names in tool_search; the model must search"),
     ConfigKey("listing_max_tokens", "int", 4000, 200, 60000,
               "listing cap (200-60,000)"),
     ConfigKey("defer", "list", None, None, None,

@@ -106,6 +106,8 @@ class Profile:
     """The ``tool_search`` description before the listing (``{n}``: the deferred count)."""
     # -- bridge dispatch (REFERENCE §8–9, §12–13)
     bridge: BridgeRules
+    plain: str = ""
+    """A few plain words for the app ("Hermes as in the seed article")."""
 
     def __str__(self) -> str:
         return self.name

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
+from .advice import ToolAdvice, tool_advice
 from .assemble import AssemblyResult, assemble_tool_defs
 from .bridge import Bridge, DryRunExecutor, Executor
 from .classify import Registry, Rule, Status, decide, def_name
@@ -38,12 +39,15 @@ class Explanation:
     schema_tokens: int | None
     schema_tokens_exact: int | None
     listing_line: str | None
+    advice: ToolAdvice | None = None
+    """What would change it (toolsearch.advice): budgets, the visible route, closest names."""
 
     def as_json(self) -> dict[str, Any]:
         return {
             "name": self.name, "status": self.status, "rule": self.rule, "reason": self.reason,
             "toolset": self.toolset, "schema_tokens": self.schema_tokens,
             "schema_tokens_exact": self.schema_tokens_exact, "listing_line": self.listing_line,
+            **(self.advice or ToolAdvice()).as_json(),
         }
 
 
@@ -161,7 +165,11 @@ class SessionState:
         return exact_tokens_from_schemas(split.deferrable) if split else 0
 
     def explain(self, name: str) -> Explanation:
-        name = name.strip()
+        """Why *name* is visible, deferred, dropped or unknown, and what would change it."""
+        found = self._explain(name.strip())
+        return replace(found, advice=tool_advice(self, found.name, found.status, found.toolset))
+
+    def _explain(self, name: str) -> Explanation:
         tool_def = self.def_by_name.get(name)
         toolset_name = self.toolset_of.get(name)
         in_session = any(def_name(d) == name for d in self.session_defs)

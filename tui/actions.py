@@ -7,28 +7,36 @@ routing only. Every action turns into a new immutable session state, a screen, o
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
+from textual.app import SystemCommand
+from textual.screen import ModalScreen, Screen
 from textual.widgets import TabbedContent
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import DryRunExecutor
 from toolsearch.session import SessionState
 
-from . import services
+from . import keys, save_diff, services
 from .activity import clip
-from .demo import plan_demo
+from .demo import demo_note, plan_demo
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .recall_view import RecallStep, RecallView, reach_run, recall_run
+from .screens.activity_detail import ActivityDetailScreen, entry_json
 from .screens.call import CallScreen
+from .screens.confirm_save import ConfirmSaveScreen
+from .screens.help import HelpScreen
 from .screens.save import SavePathScreen
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
 from .widgets.tools import ToolsPane
+from .widgets.tuning import TuningPane
 
 if TYPE_CHECKING:
     from .app import ToolSearchApp
@@ -52,13 +60,55 @@ class AppActions(_Base):
         executor = DryRunExecutor()
         try:
             for number, step in enumerate(steps, start=1):
+                await self._demo_gate()
                 state = session if step.scope is None else session.with_scope(step.scope)
                 reply = await self.bridge(state, executor).dispatch(step.bridge, dict(step.args))
-                note = f"demo {number}/{len(steps)}: {step.title} \u2014 {clip(reply.activity.summary)}"
+                note = f"demo {number}/{len(steps)}: {step.title} \u2014 " \
+                       f"{demo_note(session, reply, clip(reply.activity.summary))}"
                 self.post_message(ActivityLogged(reply.activity, reply, note))
                 await asyncio.sleep(self.demo_delay)
         finally:
             self.demo_running = False
+
+    demo_paused: bool = False
+    _demo_credit: int = 0
+
+    async def _demo_gate(self) -> None:
+        """Hold the demo while paused; ``n`` lets exactly one call through."""
+        while self.demo_paused and self._demo_credit == 0:
+            await asyncio.sleep(0.05)
+        if self._demo_credit:
+            self._demo_credit -= 1
+
+    def action_demo_pause(self) -> None:
+        if not self.demo_running:
+            self.notify("No demo is playing (Ctrl+G plays it).", timeout=3)
+            return
+        self.demo_paused = not self.demo_paused
+        self.notify("Demo paused: n plays the next call, Space resumes." if self.demo_paused
+                    else "Demo resumed.", timeout=3)
+
+    def action_demo_step(self) -> None:
+        if not self.demo_running:
+            self.action_demo()
+            self.demo_paused, self._demo_credit = True, 1  # started by n: one call at a time
+            return
+        self.demo_paused = True
+        self._demo_credit += 1
+
+    def action_activity_detail(self) -> None:
+        if not self.activity:
+            self.notify("No activity yet: Ctrl+G plays the demo, Ctrl+T calls by hand.",
+                        timeout=4)
+            return
+        self.push_screen(ActivityDetailScreen(self.activity))
+
+    def action_copy_activity(self) -> None:
+        if self.activity:
+            entry = self.activity[-1]
+            self.copy_to_clipboard(json.dumps(entry_json(entry), ensure_ascii=False, indent=2,
+                                              default=str))
+            self.notify(f"Entry #{entry.seq} copied as JSON.", timeout=3)
 
     # -- actions (keys, footer and palette share these) ---------------------------------
 
@@ -67,8 +117,49 @@ class AppActions(_Base):
             return None
         return True
 
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.tabbed_content.id == "main-tabs":
+            self.focus_main()  # the tab active now (a later switch may be under way)
+
+    def focus_main(self, tab: str | None = None) -> None:
+        """Put the cursor in the main widget of *tab* (the active tab when None)."""
+        self.call_later(self._focus_main_now, tab)
+
+    def _focus_main_now(self, tab: str | None) -> None:
+        active = self.query_one("#main-tabs", TabbedContent).active.removeprefix("tab-")
+        if tab is not None and tab != active:  # another tab was shown meanwhile
+            return
+        widget = keys.main_widget(self, active)
+        if widget is not None and self.screen is widget.screen:
+            self.screen.set_focus(widget)
+
+    def action_leave_field(self) -> None:
+        """Escape: leave a text field or control for the pane's main widget."""
+        if isinstance(self.screen, ModalScreen):
+            return
+        focused = self.focused
+        tab = keys.pane_of(focused)
+        if tab is not None and focused is not keys.main_widget(self, tab):
+            self.focus_main(tab)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(keys.key_map(self)))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        for command in super().get_system_commands(screen):  # type: ignore[misc]
+            if command.title == "Keys":  # the key map of every pane, not one field's keys
+                yield SystemCommand("Keys", "Every key, grouped by pane (? or F1)",
+                                    self.action_help)
+            else:
+                yield command
+
     def action_show_tab(self, key: str) -> None:
         tabs = self.query_one("#main-tabs", TabbedContent)
+        if tabs.active == f"tab-{key}":  # already shown: the cursor goes to its main widget
+            if keys.pane_of(self.focused) != key:
+                self.focus_main(key)
+            return
         old = tabs.active_pane
         focused = self.focused
         if old is not None and focused is not None and old in focused.ancestors:
@@ -84,6 +175,14 @@ class AppActions(_Base):
     def action_focus_search(self) -> None:
         self.action_show_tab("search")
         self.query_one(SearchPane).action_focus_query()
+
+    def action_copy_sent(self) -> None:
+        self.action_show_listing("sent")
+        self.query_one(ListingPane).action_copy_form("sent")
+
+    def action_export_sent(self) -> None:
+        self.action_show_listing("sent")
+        self.query_one(ListingPane).action_export()
 
     def action_compare_profiles(self) -> None:
         self.action_show_tab("search")
@@ -105,18 +204,33 @@ class AppActions(_Base):
         if self.session is not None:
             self.change(self.session.with_scope(None))
 
+    def tune(self, key: str, value: Any) -> None:
+        """The operator set one ``tools.tool_search`` key (remembered for save)."""
+        if self.session is not None:
+            self.overrides[key] = value
+            self.change(self.session.with_config(**{key: value}))
+
     def action_set_profile(self, profile: str) -> None:
-        if self.session is not None and profile != self.session.config.profile.name:
-            self.change(self.session.with_profile(profile))
+        """Another profile: its defaults for every key the operator did not set."""
+        session = self.session
+        if session is not None and profile != session.config.profile.name:
+            fresh = SessionState.from_workspace(session.workspace, profile=profile,
+                                                context_length=session.context_length,
+                                                overrides=self.overrides)
+            self.change(replace(session, config=fresh.config))
 
     def action_set_enabled(self, value: str) -> None:
-        if self.session is not None:
-            self.change(self.session.with_config(enabled=value))
+        self.tune("enabled", value)
 
     def action_reset_tuning(self) -> None:
+        """Every field, note and value back to the loaded config."""
+        self.overrides.clear()
         if self.session is not None and self._initial is not None:
             self.change(replace(self.session, config=self._initial.config,
                                 context_length=self._initial.context_length))
+        self.query_one(TuningPane).reset_fields()
+        if keys.pane_of(self.focused) == "tuning":
+            self.focus_main("tuning")
 
     def action_call(self) -> None:
         if self.session is None:
@@ -166,6 +280,7 @@ class AppActions(_Base):
         if self.demo_running or self.session is None:
             return
         self.demo_running = True
+        self.demo_paused, self._demo_credit = False, 0
         self.action_show_tab("activity")
         self.run_worker(self._play_demo(), group="demo", exclusive=True, exit_on_error=False,
                         description="scripted demo")
@@ -187,10 +302,25 @@ class AppActions(_Base):
         self.push_screen(SavePathScreen(str(Path.cwd() / "config.yaml")), chosen)
 
     def _save(self, path: Path) -> None:
+        """Show what would change (only the keys the operator set), then save on yes."""
         if self.session is None:
             return
-        values = self.session.config.to_raw()
-        self._save_worker(path, values)
+        raw = self.session.config.to_raw()
+        values = {k: raw[k] for k in self.overrides if k in raw}
+        found = save_diff.changes(path, values)
+        if not found:
+            self.notify("Nothing to save: no tools.tool_search key you changed differs from "
+                        f"{path}.", title="Not saved", timeout=8)
+            return
+        wanted = {c.key: c.new for c in found}
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._save_worker(path, wanted)
+            else:
+                self.notify("Nothing written.", title="Save cancelled", timeout=4)
+
+        self.push_screen(ConfirmSaveScreen(str(path), save_diff.diff_lines(found)), answered)
 
     @work(thread=True, group="save", exit_on_error=False, description="save config")
     def _save_worker(self, path: Path, values: dict[str, Any]) -> None:

@@ -18,6 +18,8 @@ class ActivityEntry:
     event: ActivityEvent
     note: str = ""
     result: Any = None
+    at: float = 0.0
+    """Seconds since the app started (from the app's clock: fake in tests and snapshots)."""
 
 
 def clip(text: str, limit: int = NOTE_MAX) -> str:

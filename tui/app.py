@@ -17,7 +17,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Footer, Header, TabbedContent
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
@@ -28,6 +28,7 @@ from . import services
 from .actions import AppActions
 from .activity import ActivityEntry, clip
 from .commands import TABS, ToolSearchCommands
+from .keys import KEYS_BINDINGS, QuietTabPane
 from .messages import (
     ActivityLogged,
     ExactCountsReady,
@@ -63,11 +64,13 @@ class ToolSearchApp(AppActions, App[None]):
     BINDINGS = [
         *(Binding(str(i), f"show_tab('{key}')", title, show=False, id=f"view.{key}")
           for i, (key, title) in enumerate(TABS, start=1)),
-        Binding("ctrl+e", "call", "Call", id="feed.call"),
-        Binding("ctrl+d", "demo", "Demo", id="demo.play"),
+        *KEYS_BINDINGS,
+        Binding("ctrl+t", "call", "Call", id="feed.call"),
+        Binding("ctrl+g", "demo", "Demo", id="demo.play"),
         Binding("ctrl+s", "save", "Save", id="tuning.save"),
         Binding("ctrl+r", "reset_tuning", "Reset tuning", id="tuning.reset"),
     ]
+    AUTO_FOCUS = "*"
 
     session: reactive[SessionState | None] = reactive(None, init=False)
     exact: reactive[ExactCounts | None] = reactive(None, init=False)
@@ -82,12 +85,15 @@ class ToolSearchApp(AppActions, App[None]):
     def __init__(self, sources: Sequence[str] = (), *, workspace: Workspace | None = None,
                  context: int | None = None, profile: str = "seed", theme: str | None = None,
                  clock: Callable[[], float] = time.perf_counter, demo: bool = False,
+                 wall_clock: Callable[[], float] = time.monotonic,
                  demo_delay: float = 0.9, executor: Executor | None = None,
                  themes_folder: Path | None = None, exact: bool = True,
                  exact_delay: float = EXACT_DELAY) -> None:
         super().__init__()
         self.sources = tuple(sources)
         self.clock = clock
+        self.wall_clock = wall_clock  # activity times (fake in tests and snapshots)
+        self._started = wall_clock()
         self.demo_delay = demo_delay
         self._start_demo = demo
         self._context_length = context
@@ -99,6 +105,7 @@ class ToolSearchApp(AppActions, App[None]):
         self._seq = 0
         self._initial: SessionState | None = None
         self._query: tuple[str, bool] = ("", False)
+        self.overrides: dict[str, Any] = {}  # tools.tool_search keys the operator changed
         self.startup_notes: list[str] = []
         loaded = load_themes(themes_folder)
         for t in loaded.themes:
@@ -125,7 +132,7 @@ class ToolSearchApp(AppActions, App[None]):
                                                 exact=ToolSearchApp.exact)
         with TabbedContent(id="main-tabs"):
             for i, (key, title) in enumerate(TABS, start=1):
-                with TabPane(f"{i} {title}", id=f"tab-{key}"):
+                with QuietTabPane(f"{i} {title}", id=f"tab-{key}"):
                     yield from self._pane(key)
         yield Footer()
 
@@ -259,8 +266,7 @@ class ToolSearchApp(AppActions, App[None]):
 
     @on(TuningPane.ValueChanged)
     def _tuned(self, message: TuningPane.ValueChanged) -> None:
-        if self.session is not None:
-            self.change(self.session.with_config(**{message.key: message.value}))
+        self.tune(message.key, message.value)
 
     @on(TuningPane.ContextChanged)
     def _context_changed(self, message: TuningPane.ContextChanged) -> None:
@@ -350,7 +356,8 @@ class ToolSearchApp(AppActions, App[None]):
     def _logged(self, message: ActivityLogged) -> None:
         self._seq += 1
         result = message.reply.result if message.reply else None
-        entry = ActivityEntry(self._seq, message.event, message.note, result)
+        entry = ActivityEntry(self._seq, message.event, message.note, result,
+                              at=self.wall_clock() - self._started)
         self.activity = (*self.activity[-(MAX_ACTIVITY - 1):], entry)
 
 

@@ -37,6 +37,14 @@ def palette_entries(app: ToolSearchApp) -> list[tuple[str, str, str]]:
         ("Tools: filter", "focus_tool_filter", "Filter the tools table"),
         ("Feed: call a bridge tool", "call", "Send tool_search/tool_describe/tool_call by hand"),
         ("Feed: clear", "clear_feed", "Forget the activity shown so far"),
+        ("Feed: open the newest call in full", "activity_detail",
+         "Request and reply as JSON; left/right walk the calls"),
+        ("Feed: copy the newest call", "copy_activity", "Its request and reply as JSON"),
+        ("Listing: copy the Sent description", "copy_sent",
+         "The exact tool_search description, to the clipboard"),
+        ("Listing: export the Sent description to a file", "export_sent",
+         "A new tool_search-description.txt in the current folder"),
+        ("Help: show every key", "help", "Every binding, grouped by tab (? or F1)"),
         ("Tuning: save to Hermes config", "save", "Write tools.tool_search (with a backup)"),
         ("Tuning: reset to loaded values", "reset_tuning", "Back to the loaded config"),
     ]
@@ -50,6 +58,9 @@ def palette_entries(app: ToolSearchApp) -> list[tuple[str, str, str]]:
     if not app.demo_running:
         entries.append(("Demo: play scripted session", "demo",
                         "search, describe, blind call, scope, recursion, success"))
+    else:
+        entries.append(("Demo: pause or resume", "demo_pause", "Space on the Activity tab"))
+        entries.append(("Demo: play the next call", "demo_step", "n on the Activity tab"))
     session = app.session
     if session is not None:
         for other in PROFILE_NAMES:

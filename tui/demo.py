@@ -17,6 +17,7 @@ from toolsearch.classify import def_name
 from toolsearch.listing import short_description
 from toolsearch.session import SessionState
 from toolsearch.tooldefs import def_function
+from toolsearch.toolsets import ToolsetStatus
 
 
 @dataclass(frozen=True)
@@ -125,10 +126,28 @@ def plan_demo(session: SessionState) -> tuple[DemoStep, ...]:
                               {"name": def_name(other), "arguments": required_args(other)[1]},
                               scope=frozenset({toolset})))
     else:
-        steps.append(DemoStep("scope narrowed to nothing: the tool is refused", "tool_call",
-                              {"name": name, "arguments": filled}, scope=frozenset()))
+        rest = frozenset(t.name for t in session.workspace.toolsets if t.name != toolset)
+        if rest:  # one server: the scope keeps everything else, and its tool is refused
+            shown = ", ".join(sorted(rest)[:2]) + (" \u2026" if len(rest) > 2 else "")
+            steps.append(DemoStep(f"scope narrowed to {shown} (without '{toolset}'): its "
+                                  "tool is refused", "tool_call",
+                                  {"name": name, "arguments": filled}, scope=rest))
     steps.append(DemoStep("tool_call may not reach a bridge tool: the recursion guard",
                           "tool_call", {"name": "tool_search", "arguments": {"query": query}}))
     steps.append(DemoStep(f"a successful call of {name}", "tool_call",
                           {"name": name, "arguments": filled}))
     return tuple(steps)
+
+
+def demo_note(session: SessionState, reply: Any, note: str) -> str:
+    """The feed's note for a demo call: the demo records calls and never runs them, whether
+    the server is live or a snapshot, and says which."""
+    result = getattr(reply, "result", None)
+    if not (isinstance(result, Mapping) and result.get("dry_run")):
+        return note
+    tool = getattr(getattr(reply, "activity", None), "tool", None) or ""
+    owner = session.toolset_of.get(str(tool))
+    ts = next((t for t in session.workspace.toolsets if t.name == owner), None)
+    where = "snapshot source" if ts is None or ts.status is not ToolsetStatus.CONNECTED else \
+        f"'{ts.name}' is live, the demo never runs a call"
+    return f"dry run: recorded, not executed ({where})"

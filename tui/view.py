@@ -220,7 +220,27 @@ def tool_rows(session: SessionState) -> tuple[ToolRow, ...]:
 
 
 def listing_fit(tokens: int, budget: int) -> tuple[str, str]:
-    """Glyph + word for a listing against the budget."""
+    """Glyph + word for a listing against the budget (an empty listing never "fits")."""
+    if tokens <= 0:
+        return ("\u2205 no listing" if budget > 0 else "\u2205 no listing, budget 0",
+                "$outcome-warn")
     if tokens <= budget:
         return "\u2714 fits", "$within-budget"
     return "\u2716 over budget", "$over-budget bold"
+
+
+def gauge_warnings(g: GaugeFigures) -> list[str]:
+    """What the numbers hide, in words: a saving below zero, eager schemas larger than the
+    context, a listing budget of zero."""
+    out = []
+    if g.activated and g.saving < 0:
+        out.append(f"tool search costs {fmt(-g.saving)} tokens more than it saves: the bridge "
+                   f"({fmt(g.bridge_tokens)}) outweighs the deferred schemas "
+                   f"({fmt(g.deferred_tokens)}); enabled: off would be cheaper")
+    if g.context_length and g.eager_tokens > g.context_length:
+        out.append(f"eager schemas ({fmt(g.eager_tokens)}) exceed the context "
+                   f"({fmt(g.context_length)})" +
+                   (": tool search must stay on" if g.activated else ": turn tool search on"))
+    if g.activated and g.budget <= 0:
+        out.append("the listing budget is 0 tokens: no listing can be embedded")
+    return out

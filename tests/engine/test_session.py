@@ -154,7 +154,8 @@ def test_explain_names_line_and_no_line_without_listing(state):
 def test_explain_as_json_keys(state):
     assert list(state.explain("terminal").as_json()) == [
         "name", "status", "rule", "reason", "toolset", "schema_tokens", "schema_tokens_exact",
-        "listing_line"]
+        "listing_line", "would_list_names_at", "would_list_full_at", "keep_visible",
+        "did_you_mean"]
 
 
 # --------------------------------------------------------------------------- rows & toggles

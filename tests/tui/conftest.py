@@ -22,6 +22,7 @@ def make_app(workspace: Workspace) -> Callable[..., ToolSearchApp]:
     def factory(**kwargs: object) -> ToolSearchApp:
         kwargs.setdefault("workspace", workspace)
         kwargs.setdefault("clock", FakeClock())
+        kwargs.setdefault("wall_clock", FakeClock(step=1.0))
         kwargs.setdefault("demo_delay", 0.0)
         kwargs.setdefault("exact", True)
         kwargs.setdefault("exact_delay", 0.0)

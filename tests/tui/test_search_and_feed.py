@@ -105,7 +105,7 @@ async def test_call_dialog_sends_by_hand_and_shows_the_reply(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+e")
+        await pilot.press("ctrl+t")
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, CallScreen)
@@ -135,7 +135,7 @@ async def test_demo_plays_every_step_through_the_feed(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+d")
+        await pilot.press("ctrl+g")
         await settle(pilot)
         outcomes = [(e.event.bridge, e.event.outcome) for e in app.activity]
         assert outcomes == [

@@ -10,7 +10,8 @@ from tui.app import ToolSearchApp
 
 def _app(**kwargs: object) -> ToolSearchApp:
     kwargs.setdefault("workspace", fixture_workspace())
-    return ToolSearchApp(clock=FakeClock(), demo_delay=0.0, exact_delay=0.0,
+    return ToolSearchApp(clock=FakeClock(), wall_clock=FakeClock(step=1.0), demo_delay=0.0,
+                         exact_delay=0.0,
                          **kwargs)  # type: ignore[arg-type]
 
 
@@ -35,9 +36,7 @@ def test_small_terminal_80x24(snap_compare):
 def test_error_state(snap_compare, tmp_path):
     async def highlight_error(pilot):
         await settle(pilot)
-        table = pilot.app.query_one("#servers-table")
-        table.focus()
-        table.move_cursor(row=3)
+        await pilot.press("down", "down", "down")
         await settle(pilot)
 
     assert snap_compare(_app(), terminal_size=(120, 30), run_before=highlight_error)
@@ -52,7 +51,7 @@ def test_source_that_failed_to_load(snap_compare):
 def test_activity_after_demo(snap_compare):
     async def demo(pilot):
         await settle(pilot)
-        await pilot.press("ctrl+d")
+        await pilot.press("ctrl+g")
         await settle(pilot)
 
     assert snap_compare(_app(), terminal_size=(120, 40), run_before=demo)
@@ -68,3 +67,23 @@ def test_recall_tab_with_a_bad_query_file(snap_compare):
         await settle(pilot)
 
     assert snap_compare(_app(), terminal_size=(120, 30), run_before=run_missing)
+
+
+@pytest.mark.parametrize("tab", ["1", "2", "3", "4", "5", "6", "7"])
+def test_each_tab_at_80x24(snap_compare, tab):
+    """Every tab at 80×24, reached by its digit key from launch."""
+    async def show(pilot):
+        await settle(pilot)
+        await pilot.press(tab)
+        await settle(pilot)
+
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=show)
+
+
+def test_key_map_at_80x24(snap_compare):
+    async def help_screen(pilot):
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=help_screen)

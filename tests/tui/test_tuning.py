@@ -9,6 +9,7 @@ from tui_helpers import settle
 
 from toolsearch.sources.samples import sample_path
 from tui.app import ToolSearchApp
+from tui.screens.confirm_save import ConfirmSaveScreen
 from tui.screens.save import SavePathScreen
 from tui.widgets.tuning import TuningPane
 
@@ -23,10 +24,15 @@ mcp_servers: {}
 """
 
 
+FIELDS = ("tune-enabled", "tune-listing", "tune-threshold_pct", "tune-listing_max_tokens",
+          "tune-search_default_limit", "tune-max_search_limit", "tune-context-preset",
+          "tune-context", "tune-profile")
+
+
 async def _type(pilot, widget: Input, text: str) -> None:
-    widget.focus()
-    widget.value = ""
-    await pilot.press(*text)
+    """Reach the field by keys from anywhere (Esc, 6, Tab…), clear it and type *text*."""
+    tabs = ["tab"] * (FIELDS.index(widget.id) + 1)
+    await pilot.press("escape", "6", *tabs, "ctrl+u", *text)
     await settle(pilot)
 
 
@@ -73,7 +79,8 @@ async def test_listing_off_profile_and_context_presets(make_app):
         pane.query_one("#tune-profile", Select).value = "latest"
         await settle(pilot)
         assert app.session.config.profile.name == "latest"
-        assert app.session.config.max_search_limit == 20  # kept, not reset to the default
+        # never set by the operator: the latest default, not the seed value pinned
+        assert app.session.config.max_search_limit == 25
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert app.session.config.listing == "auto"
@@ -102,18 +109,57 @@ async def test_save_writes_the_hermes_config_and_keeps_a_backup(tmp_path, worksp
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert app.save_target == str(config)
-        app.change(app.session.with_config(listing_max_tokens=1500, threshold_pct=2))
+        pane = app.query_one(TuningPane)
+        await _type(pilot, pane.query_one("#tune-listing_max_tokens", Input), "1500")
+        await _type(pilot, pane.query_one("#tune-threshold_pct", Input), "2")
+        await pilot.press("escape", "ctrl+s")
         await settle(pilot)
-        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, ConfirmSaveScreen)
+        diff = str(app.screen.query_one("#confirm-diff", Static).content)
+        assert "-     threshold_pct: 5\n+     threshold_pct: 2" in diff
+        assert "-     listing_max_tokens: (not set" in diff
+        assert "+     listing_max_tokens: 1500" in diff
+        assert "search_default_limit" not in diff and "enabled" not in diff
+        assert config.read_text() == HERMES_CONFIG, "nothing written before the answer"
+        await pilot.press("y")
         await settle(pilot)
         assert app.last_save.changed
         assert app.last_save.backup == tmp_path / "config.yaml.bak"
     saved = yaml.safe_load(config.read_text())
     assert saved["model"] == "gpt-4o"
-    assert saved["tools"]["tool_search"]["listing_max_tokens"] == 1500
-    assert saved["tools"]["tool_search"]["threshold_pct"] == 2
+    assert saved["tools"]["tool_search"] == {"enabled": "auto", "threshold_pct": 2,
+                                             "listing_max_tokens": 1500}
     assert "# keep me" in config.read_text()
     assert (tmp_path / "config.yaml.bak").read_text() == HERMES_CONFIG
+
+
+async def test_save_cancelled_or_unchanged_writes_nothing(tmp_path, workspace):
+    config = tmp_path / "config.yaml"
+    config.write_text(HERMES_CONFIG)
+    app = ToolSearchApp([str(config)], workspace=workspace, exact_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+s")  # nothing changed by the operator
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmSaveScreen)
+        pane = app.query_one(TuningPane)
+        await _type(pilot, pane.query_one("#tune-max_search_limit", Input), "30")
+        await pilot.press("escape", "ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmSaveScreen)
+        await pilot.press("n")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmSaveScreen)
+        # the profile switch is not a tools.tool_search key: still only max_search_limit
+        await pilot.press("6", *["tab"] * 9, "enter", "down", "enter", "ctrl+s")
+        await settle(pilot)
+        assert app.session.config.profile == "latest"
+        diff = str(app.screen.query_one("#confirm-diff", Static).content)
+        assert "max_search_limit" in diff and "listing" not in diff
+        await pilot.press("escape")
+        await settle(pilot)
+    assert config.read_text() == HERMES_CONFIG
+    assert not (tmp_path / "config.yaml.bak").exists()
 
 
 async def test_save_without_a_hermes_config_asks_for_a_path(tmp_path, make_app):
@@ -122,16 +168,19 @@ async def test_save_without_a_hermes_config_asks_for_a_path(tmp_path, make_app):
     target.parent.mkdir()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        app.change(app.session.with_config(enabled="off"))
-        app.action_save()
+        await pilot.press("6", "tab", "enter", "down", "down", "enter")  # enabled: off
+        await settle(pilot)
+        assert app.session.config.enabled == "off"
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, SavePathScreen)
-        app.screen.query_one("#save-path", Input).value = str(target)
-        await pilot.press("enter")
+        await pilot.press("ctrl+u", *str(target), "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmSaveScreen)
+        await pilot.press("y")
         await settle(pilot)
         assert app.last_save.path == target
         assert app.last_save.backup is None
         assert app.save_target == str(target)
     saved = yaml.safe_load(target.read_text())
-    assert saved == {"tools": {"tool_search": saved["tools"]["tool_search"]}}
-    assert saved["tools"]["tool_search"]["enabled"] == "off"
+    assert saved == {"tools": {"tool_search": {"enabled": "off"}}}

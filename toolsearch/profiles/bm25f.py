@@ -15,6 +15,7 @@ from .seed import SeedBridge
 PROFILE = Profile(
     name="bm25f",
     order=2,
+    plain="ours: better search, same disclosure",
     summary="ours: the seed's disclosure with fielded BM25 (name 2x, label, description, "
             "parameters), identifier splitting, exact + stemmed terms",
     defaults={},

@@ -380,6 +380,7 @@ async def call(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
 PROFILE = Profile(
     name="latest",
     order=1,
+    plain="Hermes today",
     summary="later Hermes (G3): batched queries/names/calls, stemming, gate and floor",
     defaults={"max_search_limit": 25},
     has_defer_list=True,

@@ -189,6 +189,7 @@ def _resolve_outcome(name: str, error: str | None) -> str:
 PROFILE = Profile(
     name="seed",
     order=0,
+    plain="Hermes as in the seed article",
     summary="the seed documents' Hermes (G1): single query/name, BM25 + substring fallback",
     defaults={},
     has_defer_list=False,

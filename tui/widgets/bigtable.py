@@ -58,6 +58,7 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
         Binding("home", "first", "First row", show=False, id="table.first"),
         Binding("end", "last", "Last row", show=False, id="table.last"),
         Binding("enter", "select", "Select", show=False, id="table.select"),
+        Binding("S", "sort_next", "Sort", id="table.sort"),
     ]
 
     cursor_row: reactive[int] = reactive(0, init=False, always_update=False)
@@ -91,6 +92,9 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
         self._cells = cells
         self._key = key
         self._rows: tuple[Row, ...] = ()
+        self._unsorted: tuple[Row, ...] = ()
+        self.sort_column: int | None = None
+        self.sort_reverse = False
         self._index: dict[str, int] | None = None
         self._lines: LRUCache[tuple[object, ...], Strip] = LRUCache(256)
         self._width = sum(c.width + 2 * CELL_PADDING for c in self.columns)
@@ -106,9 +110,12 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
         return len(self._rows)
 
     def set_rows(self, rows: tuple[Row, ...]) -> None:
-        """Show *rows*; the cursor stays on the same row key when that row is still shown."""
+        """Show *rows* (in the chosen sort order); the cursor stays on the same row key when
+        that row is still shown."""
         old_key = self.cursor_key
         old_index = self.cursor_row
+        self._unsorted = rows
+        rows = self._sorted(rows)
         self._rows = rows
         self._index = None
         if old_key is not None and old_index < len(rows) and self._key(rows[old_index]) == \
@@ -148,6 +155,46 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
     def cursor_key(self) -> str | None:
         row = self.cursor_value
         return None if row is None else self._key(row)
+
+    # -- sorting ---------------------------------------------------------------------
+
+    def _sort_key(self, index: int) -> Callable[[Row], tuple[int, float, str]]:
+        numeric = self.columns[index].align == "right"
+
+        def key(row: Row) -> tuple[int, float, str]:
+            text = as_content(self._cells(row)[index]).plain.strip()
+            if numeric:
+                try:
+                    return (0, float(text.replace(",", "")), "")
+                except ValueError:
+                    return (1, 0.0, text)  # "…" or "-" after every number
+            return (0, 0.0, text.lower())
+
+        return key
+
+    def _sorted(self, rows: tuple[Row, ...]) -> tuple[Row, ...]:
+        if self.sort_column is None:
+            return rows
+        return tuple(sorted(rows, key=self._sort_key(self.sort_column),
+                            reverse=self.sort_reverse))
+
+    def sort_by(self, column: int | None, reverse: bool = False) -> None:
+        """Sort by *column* (None: the engine's order), keeping the cursor on its row."""
+        self.sort_column, self.sort_reverse = column, reverse
+        self._lines.clear()  # the header shows the sort glyph
+        self.set_rows(self._unsorted)
+
+    def action_sort_next(self) -> None:
+        """S: sort by the next column (after the last one: the engine's order again)."""
+        column = self.sort_column
+        self.sort_by(0 if column is None else column + 1 if column + 1 < len(self.columns)
+                     else None)
+
+    def _header_title(self, index: int, column: Column) -> str:
+        if index != self.sort_column:
+            return column.title
+        glyph = "\u25bc" if self.sort_reverse else "\u25b2"
+        return f"{column.title} {glyph}"
 
     # -- cursor ----------------------------------------------------------------------
 
@@ -194,7 +241,16 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
-        if offset is None or offset.y == 0:
+        if offset is None:
+            return
+        if offset.y == 0:  # a header click sorts by that column (again: the other way)
+            x = round(self.scroll_offset.x) + offset.x
+            for index, column in enumerate(self.columns):
+                x -= column.width + 2 * CELL_PADDING
+                if x < 0:
+                    same = index == self.sort_column
+                    self.sort_by(index, reverse=same and not self.sort_reverse)
+                    break
             return
         index = round(self.scroll_offset.y) + offset.y - 1
         if 0 <= index < len(self._rows):
@@ -232,8 +288,8 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
             key: tuple[object, ...] = ("header", focused)
             strip = self._lines.get(key)
             if strip is None:
-                strip = self._line([Content(c.title) for c in self.columns],
-                                   "big-table--header")
+                strip = self._line([Content(self._header_title(i, c))
+                                    for i, c in enumerate(self.columns)], "big-table--header")
                 self._lines[key] = strip
         else:
             index = scroll_y + y - 1

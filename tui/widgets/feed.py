@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.style import Style as RichStyle
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import RichLog, Static
@@ -27,6 +28,13 @@ class ActivityFeed(Vertical):
     ActivityFeed RichLog { height: 1fr; }
     """
 
+    BINDINGS = [
+        Binding("enter", "app.activity_detail", "Details", id="feed.details"),
+        Binding("space", "app.demo_pause", "Pause/resume demo", id="demo.pause"),
+        Binding("n", "app.demo_step", "Step demo", id="demo.step"),
+        Binding("c", "app.copy_activity", "Copy last", id="feed.copy"),
+    ]
+
     activity: reactive[tuple[ActivityEntry, ...]] = reactive((), init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -37,8 +45,9 @@ class ActivityFeed(Vertical):
         self.lines_written = 0
 
     def compose(self) -> ComposeResult:
-        yield Static("Bridge calls appear here as the tool they reach. Ctrl+E: call by hand "
-                     "\u00b7 Ctrl+D: play the demo", id="feed-head", markup=False)
+        yield Static("Calls, as the tool they reach \u00b7 Ctrl+T call \u00b7 Ctrl+G demo "
+                     "(Space pause, n step) \u00b7 Enter details \u00b7 c copy",
+                     id="feed-head", markup=False)
         yield RichLog(id="feed-log", max_lines=MAX_LINES, wrap=True, markup=False)
 
     def watch_activity(self, entries: tuple[ActivityEntry, ...]) -> None:
@@ -69,11 +78,13 @@ class ActivityFeed(Vertical):
         event = entry.event
         label, style = outcome_label(event.outcome)
         line = Text()
+        minutes, seconds = divmod(entry.at, 60)
+        line.append(f"{int(minutes):02d}:{seconds:04.1f} ", self._style("$muted"))
         line.append(f"{event.ms:8.1f} ms  ", self._style("$muted"))
         line.append(f"{label:<18}", self._style(style) if style else RichStyle())
         line.append(event.headline(), RichStyle(bold=True))
         if entry.note:
-            line.append("\n" + " " * 13 + "\u21b3 " + entry.note, self._style("$muted"))
+            line.append("\n" + " " * 21 + "\u21b3 " + entry.note, self._style("$muted"))
         return line
 
     def flush(self) -> None:

@@ -13,7 +13,15 @@ from textual.widgets import Static
 
 from toolsearch.session import SessionState
 
-from ..view import TIER_STYLES, ExactCounts, GaugeFigures, fmt, gauge_figures, listing_fit
+from ..view import (
+    TIER_STYLES,
+    ExactCounts,
+    GaugeFigures,
+    fmt,
+    gauge_figures,
+    gauge_warnings,
+    listing_fit,
+)
 
 BAR_WIDTH = 20
 NARROW = 100
@@ -43,7 +51,7 @@ def compact_lines(g: GaugeFigures, exact: ExactCounts | None) -> list[Content]:
     """Four lines for terminals narrower than 100 columns."""
     fit, fit_style = listing_fit(g.listing_tokens, g.budget)
     state = "" if g.activated else (" \u00b7 tool search off" if g.enabled == "off"
-                                     else " \u00b7 nothing deferrable")
+                                     else " \u00b7 no tool can be deferred")
     binds = {"cap": "cap binds", "percent": "% binds", "both": "both bind"}[g.binding]
     context = fmt(g.context_length) if g.context_length else "no ctx"
     return [
@@ -72,7 +80,7 @@ def gauge_lines(g: GaugeFigures, exact: ExactCounts | None, narrow: bool) -> lis
     tier = Content.assemble((f"Tier {g.tier}", f"{TIER_STYLES[g.tier]} bold"), " \u25b8 ",
                             g.tier_meaning)
     if not g.activated:
-        state = "off (enabled: off)" if g.enabled == "off" else "inactive: nothing deferrable"
+        state = "off (enabled: off)" if g.enabled == "off" else "inactive: no tool can be deferred"
         tier = Content.assemble(tier, f" \u00b7 tool search {state}")
     fit, fit_style = listing_fit(g.listing_tokens, g.budget)
     listing = Content.assemble(
@@ -149,6 +157,8 @@ class GaugesPane(Vertical):
             exact = None
         narrow = 0 < self.size.width < NARROW
         lines = gauge_lines(self.figures, exact, narrow)
+        lines += [Content.assemble(("\u26a0 Warning ", "$outcome-warn bold"), text)
+                  for text in gauge_warnings(self.figures)]
         text = Content("\n").join(lines)
         static = self.query_one("#gauge-text", Static)
         # Lay the screen out again only when the wrapped height changes: a layout pass over

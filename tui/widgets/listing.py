@@ -7,7 +7,10 @@ it). Only the active tab's text is laid out; the others are filled when they are
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.reactive import reactive
@@ -46,6 +49,20 @@ def uniform_text(groups: tuple[ListingGroup, ...], form: str) -> str | None:
     return text
 
 
+def export_text(folder: Path, stem: str, text: str) -> Path:
+    """Write *text* to a new ``stem.txt`` in *folder* (``stem-2.txt``… when taken): an
+    existing file is never overwritten."""
+    for n in range(1, 1000):
+        path = folder / (f"{stem}.txt" if n == 1 else f"{stem}-{n}.txt")
+        try:
+            with path.open("x", encoding="utf-8") as out:
+                out.write(text if text.endswith("\n") else text + "\n")
+        except FileExistsError:
+            continue
+        return path
+    raise OSError(f"too many {stem}-N.txt files in {folder}")
+
+
 def sent_description(session: SessionState) -> str | None:
     for d in session.assembly.bridge_defs:
         if def_name(d) == "tool_search":
@@ -60,6 +77,13 @@ class ListingPane(CatchUpWhenShown, Vertical):
     ListingPane { height: 1fr; }
     ListingPane .listing-head { height: auto; padding: 0 1; }
     """
+
+    BINDINGS = [
+        Binding("left_square_bracket", "step_form(-1)", "Prev form", id="listing.prev"),
+        Binding("right_square_bracket", "step_form(1)", "Next form", id="listing.next"),
+        Binding("c", "copy", "Copy", id="listing.copy"),
+        Binding("e", "export", "Export Sent", id="listing.export"),
+    ]
 
     session: reactive[SessionState | None] = reactive(None, init=False)
 
@@ -95,6 +119,39 @@ class ListingPane(CatchUpWhenShown, Vertical):
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
         self._fill_active()
+        focused = self.app.focused
+        if focused is not None and self in focused.ancestors and isinstance(focused, TextView):
+            self.query_one(f"#listing-text-{self.active_form}", TextView).focus()
+
+    def action_step_form(self, step: int) -> None:
+        keys = [key for key, _ in FORMS]
+        self.show_form(keys[(keys.index(self.active_form) + step) % len(keys)])
+
+    def action_copy(self) -> None:
+        """Copy the shown form's text (Sent: the exact description) to the clipboard."""
+        self.action_copy_form(self.active_form)
+
+    def action_copy_form(self, form: str) -> None:
+        text = self.text_of(form)
+        if not text:
+            self.notify("Nothing to copy: this form is empty.", timeout=3)
+            return
+        self.app.copy_to_clipboard(text)
+        self.notify(f"{dict(FORMS)[form]} listing copied ({len(text):,} characters).",
+                    timeout=3)
+
+    def action_export(self) -> None:
+        """Write the Sent listing to a new file in the current folder (never overwriting)."""
+        text = self.text_of("sent")
+        if not text:
+            self.notify("Nothing to export: tool search is not active.", timeout=4)
+            return
+        try:
+            path = export_text(Path.cwd(), "tool_search-description", text)
+        except OSError as exc:
+            self.notify(str(exc), title="Not exported", severity="error", timeout=8)
+            return
+        self.notify(f"Sent listing written to {path}", title="Exported", timeout=8)
 
     @property
     def active_form(self) -> str:

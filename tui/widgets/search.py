@@ -19,6 +19,7 @@ from toolsearch.profiles import PROFILE_NAMES
 
 from ..messages import PaneMessage
 from ..search_view import ProfileHits, SearchView
+from .visibility import is_shown
 
 COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("#", "rank", 2), ("Score", "score", 6), ("Tool", "name", 32), ("Terms", "terms", 48),
@@ -34,6 +35,11 @@ def _by_field(hit: Hit, term: str) -> str:
     """`` (name 2.36 description 1.04)``: a fielded hit's parts of one term's contribution."""
     parts = [f"{field} {value:.2f}" for field, tok, value in hit.fields if tok == term]
     return f" ({' '.join(parts)})" if parts else ""
+
+
+def compare_label(on: bool) -> str:
+    """The compare box says its state in words, not only by shade (STYLE §9)."""
+    return f"compare {' | '.join(PROFILES)}: {'on' if on else 'off'}"
 
 
 def hit_cells(rank: int, hit: Hit) -> tuple[object, ...]:
@@ -56,7 +62,7 @@ def result_head(result: ProfileHits) -> Content:
     )
     if result.fallback:
         head = Content.assemble(head, "\n", ("\u2691 substring fallback", "$outcome-warn bold"),
-                                ": no BM25 score > 0, so names containing the query got 0.10")
+                                ": no word of the query scored, so names containing it are shown (score 0.10)")
     if not result.hits:
         head = Content.assemble(head, "\n", ("\u2205 zero hits", "$outcome-warn bold"), ": ",
                                 result.why_empty)
@@ -77,6 +83,7 @@ class SearchPane(Vertical):
     BINDINGS = [
         Binding("slash", "focus_query", "Query", id="search.focus_query"),
         Binding("c", "toggle_compare", "Compare profiles", id="search.compare"),
+        Binding("y", "copy_hit", "Copy hit", id="search.copy"),
     ]
 
     result: reactive[SearchView | None] = reactive(None, init=False)
@@ -94,7 +101,7 @@ class SearchPane(Vertical):
         with Horizontal(id="search-bar"):
             yield Input(placeholder="tool_search query, e.g. 'scrape a web page'",
                         id="search-query", compact=True)
-            yield Checkbox(" | ".join(PROFILES), id="search-compare", compact=True)
+            yield Checkbox(compare_label(False), id="search-compare", compact=True)
         with Horizontal(id="search-hits"):
             for profile in PROFILES:
                 with Vertical(classes="hits-column", id=f"hits-{profile}"):
@@ -143,6 +150,7 @@ class SearchPane(Vertical):
     @on(Checkbox.Changed, "#search-compare")
     def _compare_changed(self, event: Checkbox.Changed) -> None:
         event.stop()
+        event.checkbox.label = compare_label(event.value)
         self._layout_columns()
         self._submit()
 
@@ -152,6 +160,21 @@ class SearchPane(Vertical):
     def action_toggle_compare(self) -> None:
         box = self.query_one("#search-compare", Checkbox)
         box.value = not box.value
+
+    def action_copy_hit(self) -> None:
+        """Copy the highlighted hit (name, score, terms) to the clipboard."""
+        table = self.app.focused
+        if not isinstance(table, DataTable) or self not in table.ancestors or \
+                not table.row_count:
+            tables = [t for t in self.query(DataTable) if is_shown(t) and t.row_count]
+            if not tables:
+                self.notify("No hit to copy: type a query first (/).", timeout=3)
+                return
+            table = tables[0]
+        row = table.get_row_at(table.cursor_row)
+        text = "\t".join(str(cell) for cell in row)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied: {text[:60]}", timeout=3)
 
     def _submit(self) -> None:
         self.post_message(self.QuerySubmitted(self, self.query_text, self.compare))

@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from toolsearch.advice import server_advice
 from toolsearch.session import SessionState, ToolsetRow
 
 from ..messages import PaneMessage
@@ -25,12 +26,15 @@ from .bigtable import BigTable, Column
 from .visibility import CatchUpWhenShown
 
 COLUMNS: tuple[Column, ...] = (
-    Column("Status", "status", 11), Column("Server", "name", 22), Column("Kind", "kind", 7),
-    Column("Attached", "attached", 10), Column("Scope", "scope", 8),
-    Column("Tools", "tools", 6, align="right"), Column("Tokens", "tokens", 8, align="right"),
-    Column("Exact", "exact", 8, align="right"), Column("Listing", "form", 12),
+    Column("Status", "status", 11), Column("Server", "name", 20), Column("Listing", "form", 12),
+    Column("Tools", "tools", 5, align="right"), Column("Tokens", "tokens", 7, align="right"),
+    Column("Attached", "attached", 10), Column("Scope", "scope", 6),
+    Column("Exact", "exact", 7, align="right"), Column("Kind", "kind", 5),
     Column("Note", "note", 60),
 )
+"""Listing first after the name: at 80 columns the operator's question fits on screen."""
+FORM_WORDS = {"summary": "summary", "none": "not listed", "-": "\u2013"}
+"""The listing form a server got, in words (``none``: its tools are not listed at all)."""
 ServerLine = tuple[str, tuple[object, ...]]
 """One table row: the toolset's name (the row key) and its cells."""
 
@@ -41,14 +45,14 @@ def row_cells(row: ToolsetRow, exact: int | None) -> tuple[object, ...]:
     return (
         Content.styled(label, style),
         Content(row.name),
-        row.toolset.kind,
+        FORM_WORDS.get(row.listing_form, row.listing_form),
+        fmt(row.tool_count),
+        fmt(row.tokens),
         Content("\u2714 attached") if row.attached else Content.styled("\u2013 detached",
                                                                        "$muted"),
         "in" if row.in_scope else Content.styled("\u2298 out", "$muted"),
-        fmt(row.tool_count),
-        fmt(row.tokens),
         fmt(exact),
-        row.listing_form,
+        row.toolset.kind,
         Content.styled(row.toolset.error, "$status-error") if row.toolset.error else "",
     )
 
@@ -59,7 +63,7 @@ class ServersPane(CatchUpWhenShown, Vertical):
     DEFAULT_CSS = """
     ServersPane { height: 1fr; }
     ServersPane #servers-table { height: 1fr; }
-    ServersPane #server-detail { height: auto; max-height: 4; padding: 0 1; }
+    ServersPane #server-detail { height: auto; max-height: 6; padding: 0 1; }
     """
     BINDINGS = [
         Binding("a", "toggle_attached", "Attach/detach", id="servers.toggle_attached"),
@@ -80,6 +84,7 @@ class ServersPane(CatchUpWhenShown, Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._by_name: dict[str, ToolsetRow] = {}
+        self._advice_cache: dict[tuple[int, str], str] = {}
 
     def compose(self) -> ComposeResult:
         yield BigTable(COLUMNS, itemgetter(1), itemgetter(0), id="servers-table")
@@ -141,10 +146,26 @@ class ServersPane(CatchUpWhenShown, Vertical):
             parts.append(f"from {ts.origin}")
         if ts.server_version:
             parts.append(f"version {ts.server_version}")
-        parts.append("a: attach/detach \u00b7 s: scope in/out")
         text = Content(" \u00b7 ".join(parts))
+        advice = self._advice(row)
+        if advice:
+            text = Content.assemble(text, "\n", ("What would change it: ", "bold"), advice)
         if detail.content != text:  # an unchanged line costs no screen-wide layout pass
             detail.update(text)
+
+    def _advice(self, row: ToolsetRow) -> str:
+        """The engine's advice for this server's listing form (memoised per session)."""
+        session = self.session
+        if session is None or row.listing_form in ("eager", "-", "detached", "out of scope",
+                                                   "full"):
+            return ""
+        key = (id(session), row.name)
+        if key not in self._advice_cache:
+            if len(self._advice_cache) > 64:
+                self._advice_cache.clear()
+            found = server_advice(session, row.name)
+            self._advice_cache[key] = " \u00b7 ".join(found.sentences()) if found else ""
+        return self._advice_cache[key]
 
     def action_toggle_attached(self) -> None:
         name = self.highlighted()

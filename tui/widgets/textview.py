@@ -21,14 +21,17 @@ def wrap_lines(text: str, width: int) -> list[str]:
     width = max(8, width)
     out: list[str] = []
     for line in text.split("\n"):
+        # a continuation hangs under the line's own indent (+2), so nested JSON stays readable
+        hang = " " * min(len(line) - len(line.lstrip(" ")) + 2, width // 2)
         while len(line) > width:
-            cut = line.rfind(" ", 0, width + 1)
-            if cut <= 0:
+            start = len(hang) if line.startswith(hang) else 0
+            cut = line.rfind(" ", start + 1, width + 1)
+            if cut <= start:
                 cut = width
             out.append(line[:cut])
             line = line[cut:].lstrip(" ")
             if line:
-                line = "  " + line  # hanging indent shows the continuation
+                line = hang + line
         out.append(line)
     return out
 

@@ -17,6 +17,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
+from toolsearch.advice import closest_names
 from toolsearch.session import SessionState
 
 from ..view import TOOL_LABELS, ToolRow, fmt, tool_rows, tool_rows_key
@@ -49,7 +50,7 @@ class ToolsPane(CatchUpWhenShown, Vertical):
     DEFAULT_CSS = """
     ToolsPane { height: 1fr; }
     ToolsPane #tools-table { height: 1fr; }
-    ToolsPane #tool-explain { height: 4; padding: 0 1; }
+    ToolsPane #tool-explain { height: 6; padding: 0 1; }
     ToolsPane #tools-count { height: 1; padding: 0 1; }
     """
     BINDINGS = [
@@ -120,8 +121,15 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         self.query_one("#tools-filter", Input).focus()
 
     def action_clear_filter(self) -> None:
-        self.query_one("#tools-filter", Input).value = ""
-        self.apply_filter("")
+        """Escape: clear the filter and give the cursor back to the table."""
+        field = self.query_one("#tools-filter", Input)
+        if field.value:
+            with field.prevent(Input.Changed):
+                field.value = ""
+            if self._timer is not None:
+                self._timer.stop()
+            self.apply_filter("")
+        self.table.focus()
 
     # -- rows ------------------------------------------------------------------------
 
@@ -168,9 +176,15 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         box = self.query_one("#tool-explain", Static)
         name = self.highlighted_name()
         if name is None or self.session is None:
-            box.update("No tool matches the filter." if self._words else "", layout=False)
+            text = ""
+            if self._words and self.session is not None:
+                near = closest_names("_".join(self._words), self.session.def_by_name)
+                text = "No tool matches the filter." + (
+                    f" Did you mean: {', '.join(near)}?" if near else "")
+            box.update(text, layout=False)
             return
         ex = self.session.explain(name)
+        advice = ex.advice.sentences() if ex.advice else []
         label, style = TOOL_LABELS.get(ex.status, (ex.status, ""))
         exact = f"{fmt(ex.schema_tokens_exact)} exact" if ex.schema_tokens_exact is not None \
             else "exact n/a"
@@ -179,8 +193,10 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         box.update(Content.assemble(
             (ex.name, "bold"), "  ", (label, style), f" \u00b7 rule {ex.rule} \u00b7 "
             f"toolset {ex.toolset or '-'} \u00b7 {tokens}\n",
-            ex.reason, "\n",
-            ("Listing line: ", "bold"), ex.listing_line or "(not in the listing)",
+            ("Listing line: ", "bold"), ex.listing_line or "(not in the listing)", "\n",
+            *((("What would change it: ", "bold"), " \u00b7 ".join(advice), "\n") if advice
+              else ()),
+            ("Why: ", "bold"), ex.reason,
         ), layout=False)  # fixed height: no screen-wide layout pass for a new explanation
 
     def select_tool(self, name: str) -> bool:

@@ -17,7 +17,7 @@ from textual.reactive import reactive
 from textual.widgets import Button, Input, Label, Select, Static
 
 from toolsearch.config import CONFIG_TABLE
-from toolsearch.profiles import PROFILE_NAMES
+from toolsearch.profiles import PROFILE_NAMES, get_profile
 from toolsearch.session import SessionState
 
 from ..messages import PaneMessage, SaveRequested
@@ -41,7 +41,7 @@ NUMBER_KEYS: dict[str, str] = {
 HELP: dict[str, str] = {
     **{k.name: k.help for k in CONFIG_TABLE},
     "context": "context length: preset or any number",
-    "profile": " \u00b7 ".join(PROFILE_NAMES) + ": the generation's behaviour",
+    "profile": " \u00b7 ".join(f"{n}: {get_profile(n).plain}" for n in PROFILE_NAMES),
 }
 
 
@@ -87,13 +87,24 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._raw: dict[str, str] = {}
+        self._force = False  # after a reset: overwrite even the field under the cursor
+        self._shown: dict[str, object] = {"tune-enabled": "auto", "tune-listing": "auto",
+                                          "tune-profile": PROFILE_NAMES[0]}
+        """The value each Select was given by the pane (not by the operator)."""
 
     def compose(self) -> ComposeResult:
+        # Built with the session's values when there is one: a Select announces the value it
+        # is built with once mounted, and that must not read as the operator's choice.
+        session = self.session or getattr(self.app, "session", None)
+        raw = session.config.to_raw() if session is not None else {}
+        self._shown.update({"tune-enabled": raw.get("enabled", "auto"),
+                            "tune-listing": raw.get("listing", "auto"),
+                            "tune-profile": session.config.profile.name if session else PROFILE_NAMES[0]})
         for key, options in (("enabled", TRI), ("listing", TRI)):
             with Horizontal(classes="tune-row"):
                 yield Label(key, classes="tune-label")
-                yield Select(options, allow_blank=False, value="auto", id=f"tune-{key}",
-                             classes="tune-field", compact=True)
+                yield Select(options, allow_blank=False, value=self._shown[f"tune-{key}"],
+                             id=f"tune-{key}", classes="tune-field", compact=True)
                 yield Static(HELP[key], classes="tune-note", id=f"tune-note-{key}")
         for key, kind in NUMBER_KEYS.items():
             with Horizontal(classes="tune-row"):
@@ -110,8 +121,8 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         with Horizontal(classes="tune-row"):
             yield Label("profile", classes="tune-label")
             yield Select(((n, n) for n in PROFILE_NAMES), allow_blank=False,
-                         value=PROFILE_NAMES[0], id="tune-profile", classes="tune-field",
-                         compact=True)
+                         value=self._shown["tune-profile"], id="tune-profile",
+                         classes="tune-field", compact=True)
             yield Static(HELP["profile"], classes="tune-note")
         with Horizontal(id="tune-buttons"):
             yield Button("Save (ctrl+s)", id="tune-save", variant="primary", compact=True)
@@ -137,9 +148,11 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
             return
         config = self.session.config
         raw = config.to_raw()
-        focused = self.app.focused
+        focused = None if self._force else self.app.focused
+        self._force = False
         for key in ("enabled", "listing"):
             select = self.query_one(f"#tune-{key}", Select)
+            self._shown[f"tune-{key}"] = raw[key]
             if select.value != raw[key]:
                 with select.prevent(Select.Changed):
                     select.value = raw[key]
@@ -156,23 +169,25 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
                                              (effective, "bold"), f" \u00b7 {HELP[key]}"))
             else:
                 note.update(HELP[key])
-        self._sync_context()
+        self._sync_context(focused)
         profile = self.query_one("#tune-profile", Select)
+        self._shown["tune-profile"] = config.profile.name
         if profile.value != config.profile.name:
             with profile.prevent(Select.Changed):
                 profile.value = config.profile.name
         self._effective()
 
-    def _sync_context(self) -> None:
+    def _sync_context(self, focused: object) -> None:
         assert self.session is not None
         context = self.session.context_length or 0
         preset = self.query_one("#tune-context-preset", Select)
         wanted = context if any(v == context for _, v in CONTEXT_PRESETS) else Select.NULL
+        self._shown["tune-context-preset"] = wanted
         if preset.value != wanted:
             with preset.prevent(Select.Changed):
                 preset.value = wanted
         field = self.query_one("#tune-context", Input)
-        if field is not self.app.focused and field.value != str(context):
+        if field is not focused and field.value != str(context):
             with field.prevent(Input.Changed):
                 field.value = str(context)
         note = "no context: the percentage leg is a fixed 10,000" if not context else \
@@ -196,8 +211,13 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         event.stop()
         widget_id = event.select.id or ""
         value = event.value
-        if value is Select.NULL or value != event.select.value:
-            return  # a stale change (the initial value posted at mount, since synced away)
+        if value is Select.NULL or self.session is None:
+            return
+        # A Select announces the value it was built with, and values the pane shows from the
+        # session: only a value the pane did not put there is the operator's change.
+        if self._shown.get(widget_id) == value:
+            return
+        self._shown[widget_id] = value
         if widget_id == "tune-profile":
             self.post_message(self.ProfileChanged(self, str(value)))
         elif widget_id == "tune-context-preset":
@@ -227,6 +247,12 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
             return
         self.post_message(self.ValueChanged(self, key, value))
 
+    @on(Input.Submitted)
+    def _input_submitted(self, event: Input.Submitted) -> None:
+        """Enter leaves a number field: the pane's keys (and digits for tabs) work again."""
+        event.stop()
+        self.focus()
+
     @on(Button.Pressed, "#tune-save")
     def _save(self, event: Button.Pressed) -> None:
         event.stop()
@@ -238,5 +264,14 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         self.action_reset()
 
     def action_reset(self) -> None:
-        self._raw.clear()
         self.post_message(self.ResetRequested(self))
+
+    def reset_fields(self) -> None:
+        """Forget typed values and clamp notes; every field shows the session again."""
+        self._raw.clear()
+        self._force = True
+        self._sync()
+
+    def set_field(self, key: str, value: str) -> None:
+        """Type *value* into a number field (as the operator would)."""
+        self.query_one(f"#tune-{key}", Input).value = value

@@ -1,0 +1,93 @@
+"""What would change it: the budgets the advice names really change the listing form."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolsearch.advice import closest_names, keep_visible, server_advice
+from toolsearch.session import SessionState
+from toolsearch.toolsets import Toolset, ToolSpec, Workspace
+
+
+def _workspace() -> Workspace:
+    def server(name: str, count: int) -> Toolset:
+        return Toolset(name, "mcp", tuple(
+            ToolSpec(f"action_{i}", f"Do the {name} thing number {i} with a long enough "
+                     "description to make full lines cost more than names.",
+                     {"type": "object", "properties": {}}) for i in range(count)))
+
+    core = Toolset("hermes-core", "core", (ToolSpec("terminal", "Run a shell command.", {}),))
+    return Workspace(name="advice", toolsets=(core, server("alpha", 30), server("beta", 8)),
+                     context_length=200_000)
+
+
+def _form(state: SessionState, toolset: str) -> str:
+    return next(r.listing_form for r in state.rows() if r.name == toolset)
+
+
+@pytest.mark.parametrize("cap", [200, 400, 700])
+def test_names_and_full_budgets_are_the_smallest_that_work(cap: int) -> None:
+    state = SessionState.from_workspace(_workspace(), overrides={"listing_max_tokens": cap})
+    for toolset in ("alpha", "beta"):
+        advice = server_advice(state, toolset)
+        assert advice is not None
+        full = advice.would_list_full_at
+        assert full is not None and full.reachable and full.threshold_pct is None
+        assert _form(state.with_config(listing_max_tokens=full.listing_max_tokens),
+                     toolset) == "full"
+        assert _form(state.with_config(listing_max_tokens=full.budget - 1), toolset) != "full"
+        names = advice.would_list_names_at
+        if names is None:
+            assert _form(state, toolset) in ("names", "full")
+            continue
+        assert _form(state, toolset) not in ("names", "full")
+        assert _form(state.with_config(listing_max_tokens=names.budget), toolset) in (
+            "names", "full")
+        assert _form(state.with_config(listing_max_tokens=names.budget - 1), toolset) not in (
+            "names", "full")
+
+
+def test_the_percentage_leg_asks_for_threshold_pct_too() -> None:
+    state = SessionState.from_workspace(_workspace(), context_length=10_000)  # 5% = 500
+    advice = server_advice(state, "alpha")
+    assert advice is not None and advice.would_list_full_at is not None
+    need = advice.would_list_full_at
+    assert need.budget > 500 and need.threshold_pct is not None
+    fixed = state.with_config(threshold_pct=need.threshold_pct,
+                              **({"listing_max_tokens": need.listing_max_tokens}
+                                 if need.listing_max_tokens else {}))
+    assert _form(fixed, "alpha") == "full"
+    assert "threshold_pct \u2265" in advice.sentences()[-1]
+
+
+def test_explain_json_carries_the_advice() -> None:
+    state = SessionState.from_workspace(_workspace(), overrides={"listing_max_tokens": 200})
+    data = state.explain("mcp__alpha__action_3").as_json()
+    assert data["status"] == "deferred"
+    assert data["would_list_full_at"]["budget"] > 200
+    assert "enabled: off" in data["keep_visible"]
+    assert data["did_you_mean"] == []
+    visible = state.explain("terminal").as_json()
+    assert visible["would_list_full_at"] is None and visible["keep_visible"] is None
+
+
+def test_keep_visible_under_latest_names_the_defer_list() -> None:
+    state = SessionState.from_workspace(_workspace(), profile="latest",
+                                        overrides={"defer": ["terminal"]})
+    assert state.explain("terminal").status == "deferred"
+    said = keep_visible(state, "terminal")
+    assert said is not None and "defer" in said and "stays visible" in said
+    mcp = keep_visible(state, "mcp__beta__action_1")
+    assert mcp is not None and "enabled: off" in mcp
+
+
+def test_did_you_mean_puts_the_same_last_part_first() -> None:
+    names = ["mcp__firecrawl__crawl", "mcp__firecrawl__scrape", "mcp__firecrawl__crawl_cancel",
+             "mcp__github__create_issue"]
+    assert closest_names("mcp__firecrawl__firecrawl_scrape", names)[0] == \
+        "mcp__firecrawl__scrape"
+    assert closest_names("zzz", names) == []
+    state = SessionState.from_workspace(_workspace())
+    data = state.explain("mcp__alpha__action_33").as_json()
+    assert data["status"] == "unknown"
+    assert "mcp__alpha__action_3" in data["did_you_mean"]

@@ -1,0 +1,150 @@
+"""The keyboard contract (SPEC §11, STYLE §13): where the cursor goes when a pane is shown,
+how a text field gives Escape and Enter back, and the key map the help screen shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from textual import events
+from textual.binding import Binding
+from textual.widget import Widget
+from textual.widgets import Input, TabPane, TextArea
+
+from .widgets.visibility import is_shown
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+MAIN_WIDGET: dict[str, str] = {
+    "servers": "#servers-table",
+    "tools": "#tools-table",
+    "listing": "#listing TextView",
+    "search": "#search-hits DataTable",
+    "activity": "#feed-log",
+    "tuning": "#tuning",
+    "recall": "#recall-misses",
+}
+"""Per tab, the widget that takes the cursor when the tab is shown (the first one on screen)."""
+
+
+class QuietTabPane(TabPane):
+    """A tab pane that never switches the tab when something inside it takes the cursor.
+
+    The app switches tabs explicitly and then focuses the shown pane's main widget; a stock
+    ``TabPane`` would also switch to whichever pane a late focus lands in, flipping the tab
+    back after a quick second switch (``2`` then ``1``).
+    """
+
+    def _on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        event.prevent_default()  # Textual would run TabPane's handler too (every class's)
+
+
+def holds_text(widget: Widget | None) -> bool:
+    """True when *widget* is a text field: printable keys belong to it."""
+    return isinstance(widget, Input | TextArea)
+
+
+def main_widget(app: App[object], tab: str) -> Widget | None:
+    """The widget that takes the cursor when *tab* is shown."""
+    selector = MAIN_WIDGET.get(tab)
+    if selector is None:
+        return None
+    if tab == "listing":  # the text of the form tab that is (or is about to be) shown
+        from .widgets.listing import ListingPane
+
+        selector = f"#listing-text-{app.screen.query_one(ListingPane).active_form}"
+    for widget in app.screen.query(selector):
+        if widget.focusable and is_shown(widget):
+            return widget
+    return None
+
+
+def pane_of(widget: Widget | None) -> str | None:
+    """The tab key (``servers``, ``tools``…) of the pane holding *widget*."""
+    for node in widget.ancestors_with_self if widget is not None else ():
+        pane_id = getattr(node, "id", None)
+        if pane_id == "feed":
+            return "activity"
+        if pane_id in MAIN_WIDGET:
+            return str(pane_id)
+    return None
+
+
+# -- the key map -------------------------------------------------------------------------
+
+GLOBAL_KEYS: tuple[tuple[str, str], ...] = (
+    ("1 \u2026 7", "switch tab (outside a text field)"),
+    ("? / F1", "this key map"),
+    ("q / Ctrl+Q", "quit (q: outside a text field)"),
+    ("Esc", "leave a text field"),
+    ("Tab / Shift+Tab", "next / previous field"),
+    ("Ctrl+P", "command palette: every action by name"),
+)
+
+
+KEY_NAMES = {"slash": "/", "question_mark": "?", "space": "Space", "escape": "Esc",
+             "enter": "Enter", "delete": "Del"}
+
+
+def _key_name(key: str) -> str:
+    key = key.strip()
+    if key in KEY_NAMES:
+        return KEY_NAMES[key]
+    parts = key.split("+")
+    return "+".join(p.capitalize() if len(p) > 1 else p for p in parts[:-1]) + \
+        ("+" if len(parts) > 1 else "") + (parts[-1].upper() if len(parts) > 1 or
+                                           parts[-1].startswith("f") else parts[-1])
+
+
+def _key_text(binding: Binding) -> str:
+    return " / ".join(_key_name(k) for k in binding.key.split(","))
+
+
+def bindings_of(cls: type) -> Iterable[Binding]:
+    for binding in getattr(cls, "BINDINGS", ()):
+        if isinstance(binding, Binding) and binding.description:
+            yield binding
+
+
+def key_map(app: App[object]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(section, [(keys, what)]) for the help screen: global keys, then each pane's."""
+    from .widgets.bigtable import BigTable
+    from .widgets.feed import ActivityFeed
+    from .widgets.listing import ListingPane
+    from .widgets.recall import RecallPane
+    from .widgets.search import SearchPane
+    from .widgets.servers import ServersPane
+    from .widgets.tools import ToolsPane
+    from .widgets.tuning import TuningPane
+
+    sections: list[tuple[str, list[tuple[str, str]]]] = []
+    app_keys = [(_key_text(b), b.description) for b in bindings_of(type(app))
+                if not (b.id or "").startswith(("view.", "app."))]
+    sections.append(("Everywhere", [*GLOBAL_KEYS, *app_keys]))
+    table = [("\u2191 \u2193 PgUp PgDn Home End", "move the row cursor"),
+             *((_key_text(b), b.description) for b in bindings_of(BigTable)
+               if b.key in ("S",))]
+    for title, cls, extra in (
+        ("Servers", ServersPane, table + [("Enter", "attach/detach the row")]),
+        ("Tools", ToolsPane, table),
+        ("Listing", ListingPane, [("\u2190 \u2192", "Full, Names, Summary, Sent (on the tab "
+                                   "bar)")]),
+        ("Search", SearchPane, [("Esc", "back from the query box to the hits")]),
+        ("Activity", ActivityFeed, []),
+        ("Tuning", TuningPane, [("Tab", "next field"), ("Enter / Esc", "leave a number field")]),
+        ("Recall", RecallPane, []),
+    ):
+        keys = [(_key_text(b), b.description) for b in bindings_of(cls)]
+        sections.append((title, keys + [k for k in extra if k not in keys]))
+    return sections
+
+
+KEYS_BINDINGS: tuple[Binding, ...] = (
+    Binding("question_mark,f1", "help", "Keys", id="app.help"),
+    Binding("q", "quit", "Quit", show=False, id="app.quit_q"),
+    Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
+    Binding("escape", "leave_field", "Leave field", show=False, id="app.leave_field"),
+)
+"""The app's keyboard-contract bindings (app.py adds them to its own)."""

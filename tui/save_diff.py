@@ -1,0 +1,71 @@
+"""What a save would change: the ``tools.tool_search`` keys the operator set, old against new.
+
+Pure: reads the target file's current block (if any) and compares it with the values to write,
+after the same clamping the save applies. The confirmation screen shows :func:`diff_lines`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from toolsearch.config import ToolSearchConfig
+
+
+@dataclass(frozen=True)
+class KeyChange:
+    key: str
+    old: Any
+    """The value in the file now (``None`` when the key is not set there)."""
+    new: Any
+
+
+def current_block(path: Path) -> dict[str, Any]:
+    """The ``tools.tool_search`` block of *path* now (empty when missing or unreadable)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return {}
+    tools = data.get("tools") if isinstance(data, Mapping) else None
+    block = tools.get("tool_search") if isinstance(tools, Mapping) else None
+    return dict(block) if isinstance(block, Mapping) else {}
+
+
+def _same(key: str, old: Any, new: Any) -> bool:
+    if old is None:
+        return False
+    try:
+        a = ToolSearchConfig.from_raw({key: old}, profile="latest").to_raw().get(key)
+        b = ToolSearchConfig.from_raw({key: new}, profile="latest").to_raw().get(key)
+    except Exception:
+        return old == new
+    return bool(a == b)
+
+
+def changes(path: Path, values: Mapping[str, Any]) -> tuple[KeyChange, ...]:
+    """The keys whose saved value would differ from the file's (in the order given)."""
+    block = current_block(path)
+    return tuple(KeyChange(k, block.get(k), v) for k, v in values.items()
+                 if not _same(k, block.get(k), v))
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("...").strip()
+
+
+def diff_lines(found: tuple[KeyChange, ...]) -> list[str]:
+    """A unified-diff-like view of the block: ``-`` the file's line, ``+`` the saved one."""
+    lines = ["  tools:", "    tool_search:"]
+    for change in found:
+        if change.old is None:
+            lines.append(f"-     {change.key}: (not set: the default applies)")
+        else:
+            lines.append(f"-     {change.key}: {_text(change.old)}")
+        lines.append(f"+     {change.key}: {_text(change.new)}")
+    return lines

@@ -1,0 +1,69 @@
+"""Save asks first: the diff of the ``tools.tool_search`` block, then Save or Cancel."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+def diff_content(lines: list[str]) -> Content:
+    parts: list[Content | str | tuple[str, str]] = []
+    for line in lines:
+        if line.startswith("-"):
+            parts.append((line, "$outcome-error"))
+        elif line.startswith("+"):
+            parts.append((line, "$outcome-ok bold"))
+        else:
+            parts.append(line)
+        parts.append("\n")
+    return Content.assemble(*parts)
+
+
+class ConfirmSaveScreen(ModalScreen[bool]):
+    DEFAULT_CSS = """
+    ConfirmSaveScreen { align: center middle; }
+    ConfirmSaveScreen #confirm-box { width: 90%; max-width: 100; height: auto; max-height: 90%;
+                                     padding: 0 1; border: thick $primary;
+                                     background: $surface; }
+    ConfirmSaveScreen #confirm-diff { height: auto; }
+    ConfirmSaveScreen #confirm-buttons { height: auto; padding-top: 1; }
+    ConfirmSaveScreen #confirm-buttons Button { margin-right: 2; }
+    """
+    BINDINGS = [
+        Binding("y,enter", "confirm", "Save", id="save.confirm"),
+        Binding("n,escape", "cancel", "Cancel", id="save.cancel_confirm"),
+    ]
+
+    def __init__(self, path: str, lines: list[str], note: str = "") -> None:
+        super().__init__()
+        self._path = path
+        self._lines = lines
+        self._note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box") as box:
+            box.border_title = "Save tools.tool_search?"
+            yield Static(Content.assemble(("File: ", "bold"), self._path, "\n",
+                                          "Only the keys you changed are written; every other "
+                                          "key and comment stays, the old file is kept as "
+                                          ".bak.", self._note), id="confirm-head")
+            yield Static(diff_content(self._lines), id="confirm-diff")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Save (y)", id="confirm-ok", variant="primary", compact=True)
+                yield Button("Cancel (n / Esc)", id="confirm-cancel", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-ok", Button).focus()
+
+    @on(Button.Pressed, "#confirm-ok")
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#confirm-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(False)
