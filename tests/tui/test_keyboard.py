@@ -298,7 +298,7 @@ async def test_launch_profile_sticks_and_the_palette_switch_updates_the_fields(m
     app = make_app(profile="latest")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert app.session.config.profile == "latest" and "latest" in app.sub_title
+        assert app.session.config.profile.name == "latest" and "latest" in app.sub_title
         await pilot.press("6")
         await settle(pilot)
         field = app.query_one("#tune-max_search_limit", Input)
@@ -307,7 +307,7 @@ async def test_launch_profile_sticks_and_the_palette_switch_updates_the_fields(m
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        assert app.session.config.profile == "seed"
+        assert app.session.config.profile.name == "seed"
         assert field.value == "20" == str(app.session.config.max_search_limit)
         assert app.query_one("#tune-profile").value == "seed"
 
@@ -340,7 +340,7 @@ async def test_seed_demo_opens_under_the_profile_asked_for():
         await settle(pilot)
         await pilot.press("6")
         await settle(pilot)
-        assert app.session.config.profile == "latest"
+        assert app.session.config.profile.name == "latest"
         assert app.query_one("#tune-max_search_limit", Input).value == "25"
         assert app.query_one("#tune-profile").value == "latest"
 

@@ -153,7 +153,7 @@ async def test_save_cancelled_or_unchanged_writes_nothing(tmp_path, workspace):
         # the profile switch is not a tools.tool_search key: still only max_search_limit
         await pilot.press("6", *["tab"] * 9, "enter", "down", "enter", "ctrl+s")
         await settle(pilot)
-        assert app.session.config.profile == "latest"
+        assert app.session.config.profile.name == "latest"
         diff = str(app.screen.query_one("#confirm-diff", Static).content)
         assert "max_search_limit" in diff and "listing" not in diff
         await pilot.press("escape")

@@ -34,9 +34,12 @@ CONTEXT_PRESETS: tuple[tuple[str, int], ...] = (
     ("none \u00b7 fixed 10,000 leg", 0),
 )
 TRI = (("auto", "auto"), ("on", "on"), ("off", "off"))
+BUDGET_LEGS = ("threshold_pct", "listing_max_tokens")
+"""The two legs of the listing budget come first in the pane, then the table's order."""
 NUMBER_KEYS: dict[str, str] = {
     k.name: "number" if k.type == "float" else "integer"
-    for k in CONFIG_TABLE if k.type in ("float", "int")
+    for k in sorted(CONFIG_TABLE, key=lambda k: k.name not in BUDGET_LEGS)
+    if k.type in ("float", "int")
 }
 HELP: dict[str, str] = {
     **{k.name: k.help for k in CONFIG_TABLE},
