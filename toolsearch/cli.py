@@ -427,6 +427,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench_cli import add_bench_parser
 
     add_bench_parser(sub, _common)
+    from .gateway.cli import add_serve_parser
+
+    add_serve_parser(sub, _common)
     return parser
 
 
@@ -441,7 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
     commands = {"tui", "demo", "assemble", "search", "explain", "call", "snapshot", "tune",
-                "samples", "bench"}
+                "samples", "bench", "serve"}
     if words and words[0] not in commands and _looks_like_source(words[0]):
         words = ["tui", *words]  # `toolsearch SOURCE...` opens the app on those sources
     args = parser.parse_args(words)
