@@ -53,11 +53,13 @@ def redact_value(value: Any, secrets: Iterable[str] = ()) -> Any:
     if isinstance(value, list | tuple):
         return [redact_value(v, secrets) for v in value]
     if isinstance(value, str):
-        text = redact_text(value, secrets)
-        return text if len(text) <= MAX_STRING else text[:MAX_STRING] + "…"
+        # clip first: redact_text's key=value pattern is quadratic on long runs of word
+        # characters (a 30 kB argument took seconds)
+        text = redact_text(value[: MAX_STRING + 100], secrets)
+        return text if len(value) <= MAX_STRING else text[:MAX_STRING] + "…"
     if value is None or isinstance(value, bool | int | float):
         return value
-    return redact_text(str(value), secrets)[:MAX_STRING]
+    return redact_text(str(value)[: MAX_STRING + 100], secrets)[:MAX_STRING]
 
 
 def _now() -> str:
@@ -92,10 +94,10 @@ class EventLog:
         if len(text) > MAX_ARGUMENTS:
             shown = {"_clipped": f"{arg_bytes} bytes", "preview": text[:200]}
         self._write({
-            "type": "call", "time": _now(), "client": redact_text(client, self._secrets),
+            "type": "call", "time": _now(), "client": redact_text(client[:200], self._secrets),
             "bridge": bridge, "tool": tool, "outcome": outcome, "ms": round(ms, 3),
             "arg_bytes": arg_bytes, "result_bytes": result_bytes, "arguments": shown,
-            "summary": redact_text(summary, self._secrets),
+            "summary": redact_text(summary[:MAX_STRING], self._secrets),
         })
 
     def assembly(self, record: Mapping[str, Any]) -> None:

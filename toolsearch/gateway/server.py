@@ -86,6 +86,19 @@ def _error_result(message: str) -> Any:
     return _json_result({"error": message})
 
 
+SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
+
+
+def _upstream_reply(result: Any) -> Any:
+    """The upstream's reply as is, minus the upstream's own ``serverInfo`` stamp (the client
+    talks to the gateway)."""
+    meta = getattr(result, "meta", None)
+    if isinstance(meta, Mapping) and SERVER_INFO_META in meta:
+        rest = {k: v for k, v in meta.items() if k != SERVER_INFO_META}
+        return result.model_copy(update={"meta": rest or None})
+    return result
+
+
 def _result_bytes(result: Any) -> int:
     try:
         return len(result.model_dump_json(by_alias=True, exclude_none=True))
@@ -189,7 +202,7 @@ class Gateway:
                 reply.activity.summary
             kind = name
             if isinstance(reply.result, UpstreamResult):
-                result = reply.result.result
+                result = _upstream_reply(reply.result.result)
                 if reply.result.is_error:
                     outcome = "error"
             else:
@@ -198,7 +211,7 @@ class Gateway:
             kind, tool = "direct", name
             executed = await self.pool.execute(name, arguments)
             if executed.ok and isinstance(executed.content, UpstreamResult):
-                result = executed.content.result
+                result = _upstream_reply(executed.content.result)
                 outcome = "error" if executed.content.is_error else "ok"
             else:
                 result, outcome = _error_result(executed.error or "the tool failed"), "error"

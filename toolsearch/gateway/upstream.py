@@ -146,7 +146,7 @@ class UpstreamPool:
                 delay = RECONNECT_FIRST
             upstream.set_down(reason)
             upstream.ready.set()
-            log.info("upstream %s down: %s", upstream.config.name, reason)
+            log.warning("upstream %s down: %s", upstream.config.name, reason)
             await self._changed()
             await anyio.sleep(delay)
             delay = min(delay * 2, RECONNECT_MAX)
@@ -179,16 +179,21 @@ class UpstreamPool:
                     tg.cancel_scope.cancel()
 
     async def _watch(self, upstream: Upstream, client: Any, limit: float) -> None:
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+        modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
         while True:
             with anyio.move_on_after(self.ping_interval):
                 await upstream.kick.wait()
-            if upstream.kick.is_set():
+            if upstream.kick.is_set() or modern:  # the 2026 wire has no ping: re-list
                 upstream.kick = anyio.Event()
                 with anyio.fail_after(limit):
                     tools = await list_all_tools(client)
+                before = upstream.listing
                 info = client.server_info
                 upstream.set_tools(tools, (info.version if info else "") or "")
-                await self._changed()
+                if upstream.listing != before:
+                    await self._changed()
             else:
                 with anyio.fail_after(limit):
                     await client.send_ping()
