@@ -208,3 +208,50 @@ async def test_list_changed_reaches_the_client(gateway: tuple[str, Path, Path]) 
         waved = await bridge(c, "tool_call", {"name": "mcp__up__wave_hand",
                                               "arguments": {"greeting": "hi"}})
         assert text_of(waved) == "hi from a tool that appeared later"
+
+
+async def test_bearer_token_is_required_when_configured(tmp_path: Path) -> None:
+    from mcp.client.streamable_http import streamable_http_client
+
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    token = "gw-token-5b1e9c0d7a"
+    proc, url = start_http_gateway([str(config)], "--events", str(tmp_path / "e.jsonl"),
+                                   "--token-env", "TS_GATEWAY_TOKEN",
+                                   extra_env={"TS_GATEWAY_TOKEN": token})
+    try:
+        async with httpx2.AsyncClient() as http:
+            for auth in (None, "Bearer wrong", f"Basic {token}", f"Bearer {token}x"):
+                headers = {"content-type": "application/json"}
+                if auth:
+                    headers["authorization"] = auth
+                answer = await http.post(url, content=b"{}", headers=headers)
+                assert answer.status_code == 401
+        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http:
+            async with Client(streamable_http_client(url, http_client=http), mode="legacy",
+                              cache=None) as c:
+                assert {t.name for t in (await c.list_tools()).tools} == BRIDGES
+    finally:
+        err = stop(proc)
+    assert token not in err
+
+
+async def test_list_changed_on_the_2026_wire(tmp_path: Path) -> None:
+    """A modern client hears list_changed on its subscriptions/listen stream."""
+    config = write_config(tmp_path / "servers.json", {
+        "up": upstream_entry("up", "--state", str(tmp_path / "grown"))})
+    proc, url = start_http_gateway([str(config)], "--events", str(tmp_path / "e.jsonl"))
+    try:
+        async with Client(url, cache=None) as c:
+            assert c.protocol_version >= "2026"
+            async with c.listen(tools_list_changed=True) as subscription:
+                grown = await c.call_tool("tool_call", {"name": "mcp__up__grow",
+                                                        "arguments": {}})
+                assert text_of(grown) == "grown"
+                with anyio.fail_after(30):
+                    async for _event in subscription:
+                        break
+            found = json.loads(text_of(await c.call_tool("tool_search",
+                                                         {"query": "wave hand"})))
+            assert found["matches"][0]["name"] == "mcp__up__wave_hand"
+    finally:
+        stop(proc)
