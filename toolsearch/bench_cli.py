@@ -46,6 +46,11 @@ def add_bench_parser(sub: Any, common: Callable[..., None]) -> None:
     kinds.add_parser("attach", help="live MCP attach timings (starts local test servers)") \
         .add_argument("--json", action="store_true")
 
+    p = kinds.add_parser("gateway", help="toolsearch serve: added tool_call latency, "
+                                         "tool_search round trip, 100 concurrent calls")
+    p.add_argument("--catalogs", metavar="DIR")
+    p.add_argument("--json", action="store_true")
+
     p = kinds.add_parser("tui", help="app first paint, tuning latency and memory")
     p.add_argument("--catalogs", metavar="DIR")
     p.add_argument("--json", action="store_true")
@@ -112,6 +117,14 @@ def run_bench(args: argparse.Namespace) -> int:
         from .sources.bench_attach import run_attach_bench
 
         _emit(args, run_attach_bench(quiet))
+        return 0
+    if args.bench == "gateway":  # benchmarks/ sits beside the package (not shipped)
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from benchmarks.gateway import run_gateway_bench
+
+        _emit(args, run_gateway_bench(quiet, real_dir=_real_dir(args)))
         return 0
     if args.bench == "tui":
         from .cli import app_entry

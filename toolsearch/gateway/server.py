@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 import anyio
+import anyio.to_thread
 
 from toolsearch import __version__
 from toolsearch.classify import BRIDGE_TOOL_NAMES, def_name
@@ -283,6 +284,9 @@ class Gateway:
         self._emit("assembly", record)
         if changed:
             await self.notify_clients()
+        if assembly.activated:  # build the search index now, not on the first tool_search
+            bridge = self._bridge
+            await anyio.to_thread.run_sync(lambda: bridge.search_hits("warm up", 1))
         return changed
 
     async def retune(self, change: Callable[[SessionState], SessionState]) -> bool:

@@ -1,0 +1,1 @@
+"""Benchmarks that print figures (not shipped with the package)."""
