@@ -322,6 +322,10 @@ def app_entry(name: str) -> Any:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
+    from .gateway.cli import tui_gateway
+
+    if tui_gateway(args, app_entry):  # --follow EVENTS or --serve [HOST:]PORT
+        return 0
     run_app = app_entry("tui.app.run_app")
     run_app(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
             theme=args.theme)
@@ -372,6 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("sources", nargs="*", metavar="SOURCE")
     _common(p, tuning=False)
     p.add_argument("--theme", default=None, help="theme name (see themes/)")
+    from .gateway.cli import add_tui_gateway_args
+
+    add_tui_gateway_args(p)
     p.set_defaults(func=cmd_tui)
 
     p = sub.add_parser("demo", help="open the app and play the scripted demo session")

@@ -62,6 +62,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                       events=events, connect_timeout=args.timeout,
                       call_timeout=args.call_timeout or DEFAULT_CALL_TIMEOUT)
 
+    gateway.serving = Gateway.http_url(args.host, args.port) if args.transport == "http" \
+        else "stdio"
+
     async def main() -> None:
         async with gateway.running():
             state = gateway.state
@@ -95,3 +98,48 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         events.close()
     return 0
+
+
+def add_tui_gateway_args(p: argparse.ArgumentParser) -> None:
+    """``tui --follow EVENTS`` and ``tui SOURCE... --serve [HOST:]PORT``."""
+    p.add_argument("--follow", metavar="EVENTS", default=None,
+                   help="watch a running gateway through its events file")
+    p.add_argument("--serve", metavar="[HOST:]PORT", default=None,
+                   help="host the gateway in the app (streamable HTTP at /mcp)")
+    p.add_argument("--events", metavar="FILE", default=None,
+                   help="with --serve: the events file (default under $XDG_STATE_HOME)")
+    p.add_argument("--token-env", metavar="VAR", default=None,
+                   help="with --serve: variable holding the bearer token clients must send")
+
+
+def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bool:
+    """Open the app in follow or serve mode; False when neither was asked for."""
+    from toolsearch.cli import CliError
+
+    if getattr(args, "follow", None):
+        if not Path(args.follow).is_file():
+            raise CliError(f"--follow: no events file at {args.follow}")
+        app_entry("tui.follow.run_follow")(args.follow, theme=args.theme)
+        return True
+    if not getattr(args, "serve", None):
+        return False
+    if not args.sources:
+        raise CliError("--serve needs at least one SOURCE")
+    host, _, port = str(args.serve).rpartition(":")
+    if not port.isdigit():
+        raise CliError(f"--serve takes [HOST:]PORT, got {args.serve!r}")
+    token = None
+    if args.token_env:
+        token = os.environ.get(args.token_env) or None
+        if token is None:
+            raise CliError(f"--token-env {args.token_env}: the variable is unset or empty")
+    from .server import GatewayError, check_bind
+
+    try:
+        check_bind(host.strip("[]") or DEFAULT_HOST, token)
+    except GatewayError as exc:
+        raise CliError(str(exc)) from None
+    app_entry("tui.follow.run_serve")(args.sources, args.serve, context=args.context,
+                                      profile=args.profile, theme=args.theme, token=token,
+                                      events=args.events)
+    return True

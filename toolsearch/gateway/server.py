@@ -176,8 +176,18 @@ class Gateway:
 
             if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
                 self._sessions[id(params)] = (session, params)
-                self._emit("clients", self.client_count)
+                self._clients_changed()
         return name
+
+    def _clients_changed(self) -> None:
+        self._emit("clients", self.client_count)
+        if self.events is not None and self.state is not None:
+            self.events.assembly(self.assembly_record())
+
+    @staticmethod
+    def http_url(host: str, port: int) -> str:
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}{HTTP_PATH}"
 
     @property
     def client_count(self) -> int:
@@ -343,7 +353,7 @@ class Gateway:
                     await session.send_tool_list_changed()
             except Exception:  # noqa: BLE001 - a gone client is forgotten
                 self._sessions.pop(key, None)
-                self._emit("clients", self.client_count)
+                self._clients_changed()
 
     async def _reassembler(self) -> None:
         while True:
@@ -374,7 +384,7 @@ class Gateway:
     async def serve_stdio(self) -> None:
         from mcp.server.stdio import stdio_server
 
-        self.serving = "stdio"
+        self.serving = self.serving or "stdio"
         async with stdio_server() as (read, write):
             await self.server.run(read, write, self.server.create_initialization_options())
 
@@ -384,15 +394,24 @@ class Gateway:
 
     async def serve_http(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
                          token: str | None = None,
-                         started: Callable[[str], None] | None = None) -> None:
+                         started: Callable[[str], None] | None = None,
+                         handle_signals: bool = True) -> None:
+        """Serve streamable HTTP until cancelled. ``handle_signals=False`` leaves the
+        process's signal handlers alone (the app hosting the gateway owns them)."""
+        import contextlib
+
         import uvicorn
 
         check_bind(host, token)
         config = uvicorn.Config(self.http_app(host, token), host=host, port=port,
                                 log_level="warning", lifespan="on")
-        server = uvicorn.Server(config)
-        shown = f"[{host}]" if ":" in host else host
-        self.serving = f"http://{shown}:{port}{HTTP_PATH}"
+
+        class _Server(uvicorn.Server):
+            def capture_signals(self) -> Any:
+                return super().capture_signals() if handle_signals else contextlib.nullcontext()
+
+        server = _Server(config)
+        self.serving = self.http_url(host, port)
         if started is not None:
             started(self.serving)
         await server.serve()
