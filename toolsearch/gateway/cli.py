@@ -59,6 +59,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"toolsearch serve: events -> {path}", file=sys.stderr)
     gateway = Gateway(args.sources, profile=args.profile, context_length=args.context,
                       overrides=_overrides(args.set), scope=_split_csv(args.scope),
+                      detach=_split_csv(args.detach) or (),
                       events=events, connect_timeout=args.timeout,
                       call_timeout=args.call_timeout or DEFAULT_CALL_TIMEOUT)
 

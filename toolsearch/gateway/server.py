@@ -114,6 +114,7 @@ class Gateway:
                  context_length: int | None = None,
                  overrides: Mapping[str, Any] | None = None,
                  scope: Sequence[str] | None = None,
+                 detach: Sequence[str] = (),
                  events: EventLog | None = None,
                  connect_timeout: float = DEFAULT_TIMEOUT,
                  call_timeout: float = DEFAULT_CALL_TIMEOUT,
@@ -123,6 +124,7 @@ class Gateway:
         self.context_length = context_length
         self.overrides = dict(overrides or {})
         self.scope = list(scope) if scope is not None else None
+        self.detach = list(detach)
         self.events = events
         self.connect_timeout = connect_timeout
         self.configs = server_configs(self.specs)
@@ -269,12 +271,15 @@ class Gateway:
         state = SessionState.from_workspace(workspace, profile=self.profile,
                                             context_length=self.context_length,
                                             overrides=self.overrides)
-        if self.scope is not None:
-            known = {t.name for t in workspace.toolsets}
-            unknown = [s for s in self.scope if s not in known]
+        known = {t.name for t in workspace.toolsets}
+        for option, names in (("--scope", self.scope or ()), ("--detach", self.detach)):
+            unknown = [s for s in names if s not in known]
             if unknown:
-                raise GatewayError(f"--scope: no toolset named {unknown[0]!r} "
+                raise GatewayError(f"{option}: no toolset named {unknown[0]!r} "
                                    f"(have: {', '.join(sorted(known))})")
+        for name in self.detach:
+            state = state.toggled(name)
+        if self.scope is not None:
             state = state.with_scope(self.scope)
         return state
 
