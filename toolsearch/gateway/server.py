@@ -228,6 +228,10 @@ class Gateway:
                 outcome = "error" if executed.content.is_error else "ok"
             else:
                 result, outcome = _error_result(executed.error or "the tool failed"), "error"
+        elif name in self._offered:
+            kind, tool, outcome = "direct", name, "error"
+            result = _error_result(f"{name!r} comes from a snapshot source: no live server "
+                                   "runs it")
         else:
             kind, outcome = name, "invalid"
             result = _error_result(f"unknown tool {name!r}: this gateway offers "
