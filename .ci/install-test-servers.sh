@@ -3,6 +3,7 @@
 #
 #   .ci/.work/mcp-servers/node_modules/.bin/mcp-server-everything   (npm)
 #   .ci/.work/mcp-servers/node_modules/.bin/mcp-server-filesystem   (npm)
+#   .ci/.work/mcp-servers/node_modules/.bin/mcp-inspector           (npm, the gateway's test client)
 #   .ci/.work/mcp-servers/time-venv/bin/mcp-server-time             (PyPI, own venv)
 #
 # Override the folder with TOOLSEARCH_TEST_SERVERS_DIR (tests read the same variable).
@@ -17,6 +18,7 @@ PYTHON="${PYTHON:-python3}"
 NPM_PACKAGES=(
   "@modelcontextprotocol/server-everything"
   "@modelcontextprotocol/server-filesystem"
+  "@modelcontextprotocol/inspector"
 )
 mkdir -p "$DEST"
 
@@ -25,7 +27,7 @@ if ! command -v npm >/dev/null 2>&1; then
   exit 1
 else
   missing=0
-  for bin in mcp-server-everything mcp-server-filesystem; do
+  for bin in mcp-server-everything mcp-server-filesystem mcp-inspector; do
     [ -x "$DEST/node_modules/.bin/$bin" ] || missing=1
   done
   if [ "$missing" = 1 ]; then

@@ -65,6 +65,11 @@ def add_bench_parser(sub: Any, common: Callable[..., None]) -> None:
     kinds.add_parser("attach", help="live MCP attach timings (starts local test servers)") \
         .add_argument("--json", action="store_true")
 
+    p = kinds.add_parser("gateway", help="toolsearch serve: added tool_call latency, "
+                                         "tool_search round trip, 100 concurrent calls")
+    p.add_argument("--catalogs", metavar="DIR")
+    p.add_argument("--json", action="store_true")
+
     p = kinds.add_parser("tui", help="app first paint, tuning latency and memory")
     p.add_argument("--catalogs", metavar="DIR")
     p.add_argument("--json", action="store_true")
@@ -85,7 +90,7 @@ def _real_dir(args: argparse.Namespace) -> Path | None:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    if args.bench in ("speed", "attach", "tui"):
+    if args.bench in ("speed", "attach", "tui", "gateway"):
         module = benchmark(args.bench)
         if module is None:
             print(f"toolsearch: error: bench {args.bench} runs from a source checkout "
@@ -120,6 +125,9 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
         return 0
     if args.bench == "attach":
         _emit(args, module.run_attach_bench(quiet))
+        return 0
+    if args.bench == "gateway":
+        _emit(args, module.run_gateway_bench(quiet, real_dir=_real_dir(args)))
         return 0
     real_dir = _real_dir(args)
     _emit(args, module.run_tui_bench([str(real_dir)] if real_dir else [], quiet))

@@ -362,7 +362,11 @@ def _check_sources(specs: Sequence[str]) -> None:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
+    from .gateway.cli import tui_gateway
+
     _check_sources(args.sources)
+    if tui_gateway(args, app_entry):  # --follow EVENTS or --serve [HOST:]PORT
+        return 0
     run_app = app_entry("tui.app.run_app")
     run_app(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
             theme=args.theme)
@@ -417,6 +421,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("sources", nargs="*", metavar="SOURCE")
     _common(p, tuning=False)
     p.add_argument("--theme", default=None, help="theme name (see themes/)")
+    from .gateway.cli import add_tui_gateway_args
+
+    add_tui_gateway_args(p)
     p.set_defaults(func=cmd_tui)
 
     p = sub.add_parser("demo", help="open the app and play the scripted demo session")
@@ -474,6 +481,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench_cli import add_bench_parser
 
     add_bench_parser(sub, _common)
+    from .gateway.cli import add_serve_parser
+
+    add_serve_parser(sub, _common)
     return parser
 
 
@@ -498,7 +508,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
     commands = {"tui", "demo", "assemble", "search", "explain", "call", "snapshot", "tune",
-                "samples", "bench"}
+                "samples", "bench", "serve"}
     if words and words[0] not in commands and _looks_like_source(words[0]):
         words = ["tui", *words]  # `toolsearch SOURCE...` opens the app on those sources
     args = parser.parse_args(words)

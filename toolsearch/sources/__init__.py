@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -49,6 +49,9 @@ __all__ = [
     "resolve_source",
     "server_configs",
 ]
+
+#: Lists the given servers, one listing per config in order (``list_servers`` by default).
+Lister = Callable[[Sequence[ServerConfig]], Awaitable[Sequence[ServerListing]]]
 
 _URL_SPEC = re.compile(r"^(?P<name>[A-Za-z0-9_.-]+)=(?P<url>https?://.+)$")
 
@@ -131,12 +134,14 @@ def _live_workspace(source: ResolvedSource, listings: Sequence[ServerListing],
 
 
 async def load_sources_async(specs: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
-                             profile: str = "seed") -> Workspace:
+                             profile: str = "seed", lister: Lister | None = None) -> Workspace:
     """Load and merge every SOURCE. Live servers of all sources start together, in parallel.
 
     ``timeout`` is the per-server connect-and-list limit (a server's own, shorter
-    ``connect_timeout`` wins; a longer one is capped). ``profile`` is accepted for symmetry with the engine; sources read the same files
-    under every profile. Raises :class:`SourceError` for a SOURCE that cannot be read or
+    ``connect_timeout`` wins; a longer one is capped). ``profile`` is accepted for symmetry
+    with the engine; sources read the same files under every profile. ``lister`` replaces
+    :func:`list_servers` (the gateway lists over its own connections). Raises
+    :class:`SourceError` for a SOURCE that cannot be read or
     recognised; a failing *server* is an error row in the result, never an exception.
     """
     del profile
@@ -145,7 +150,9 @@ async def load_sources_async(specs: Sequence[str], *, timeout: float = DEFAULT_T
     resolved = [_resolve(str(spec)) for spec in specs]
     declared = [_servers_of(source) for source in resolved]
     flat = [server for servers, _ in declared for server in servers]
-    listings = list(await list_servers(flat, timeout=timeout)) if flat else []
+    listed = (await lister(flat) if lister else await list_servers(flat, timeout=timeout)) \
+        if flat else ()
+    listings = list(listed)
     parts: list[Workspace] = []
     offset = 0
     for source, (servers, warnings) in zip(resolved, declared, strict=True):

@@ -1,0 +1,121 @@
+"""Helpers for the gateway tests: upstream configs, the gateway as a subprocess (stdio or
+HTTP), and the MCP Inspector CLI as a real stdio client."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+UPSTREAM = HERE / "servers" / "upstream_server.py"
+REFERENCE_DIR = Path(os.environ.get("TOOLSEARCH_TEST_SERVERS_DIR",
+                                    REPO / ".ci" / ".work" / "mcp-servers"))
+INSTALL_HINT = "run .ci/install-test-servers.sh (installs the MCP Inspector CLI and servers)"
+
+
+def env() -> dict[str, str]:
+    out = dict(os.environ)
+    out["PYTHONPATH"] = str(REPO) + os.pathsep + out.get("PYTHONPATH", "")
+    return out
+
+
+def upstream_entry(name: str, *args: str, marker: str = "") -> dict[str, Any]:
+    extra = ["--marker", marker] if marker else []
+    return {"command": sys.executable, "args": [str(UPSTREAM), "--name", name, *args, *extra]}
+
+
+def write_config(path: Path, servers: dict[str, dict[str, Any]]) -> Path:
+    path.write_text(json.dumps({"mcpServers": servers}))
+    return path
+
+
+def serve_argv(sources: Sequence[str], *extra: str) -> list[str]:
+    return [sys.executable, "-m", "toolsearch", "serve", *sources, *extra]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def listening(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+def start_http_gateway(sources: Sequence[str], *extra: str,
+                       extra_env: dict[str, str] | None = None
+                       ) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    proc = subprocess.Popen(serve_argv(sources, "--transport", "http", "--port", str(port),
+                                       *extra),
+                            env={**env(), **(extra_env or {})},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and not listening(port):
+        time.sleep(0.05)
+    if proc.poll() is not None or not listening(port):
+        proc.kill()
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        raise RuntimeError(f"the gateway did not start: {err}")
+    return proc, f"http://127.0.0.1:{port}/mcp"
+
+
+def stop(proc: subprocess.Popen[bytes]) -> str:
+    """Stop the process; its stderr (shown by pytest when a test failed)."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    print(err[-4000:])
+    return err
+
+
+def inspector_bin() -> Path | None:
+    path = REFERENCE_DIR / "node_modules" / ".bin" / "mcp-inspector"
+    return path if path.exists() else None
+
+
+def inspector(sources: Sequence[str], *method_args: str, serve_args: Sequence[str] = (),
+              timeout: float = 120) -> Any:
+    """Run ``mcp-inspector --cli <gateway over stdio> --method ...`` and parse its JSON."""
+    binary = inspector_bin()
+    assert binary is not None
+    argv = [str(binary), "--cli", sys.executable, "-e", f"PYTHONPATH={REPO}",
+            "-m", "toolsearch", "serve", *sources, *serve_args, *method_args]
+    done = subprocess.run(argv, cwd=REFERENCE_DIR, capture_output=True, text=True,
+                          timeout=timeout, env=env())
+    assert done.returncode == 0, f"inspector failed: {done.stdout}\n{done.stderr}"
+    return json.loads(done.stdout)
+
+
+def text_of(result: Any) -> str:
+    """Joined text blocks of a tool result (an SDK model or the Inspector's JSON)."""
+    blocks = result["content"] if isinstance(result, dict) else result.content
+    out = []
+    for block in blocks:
+        kind = block["type"] if isinstance(block, dict) else block.type
+        if kind == "text":
+            out.append(block["text"] if isinstance(block, dict) else block.text)
+    return "\n".join(out)
+
+
+def read_events(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

@@ -1,0 +1,146 @@
+"""``toolsearch serve``: the command-line wiring of the gateway (SPEC §10)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE
+
+
+def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
+    p = sub.add_parser("serve", help="the gateway: an MCP server offering tool search over "
+                                     "the SOURCEs' MCP servers")
+    p.add_argument("sources", nargs="+", metavar="SOURCE")
+    common(p)
+    p.set_defaults(profile=DEFAULT_PROFILE)
+    p.add_argument("--transport", choices=("stdio", "http"), default="stdio",
+                   help="stdio (default) or streamable HTTP at /mcp")
+    p.add_argument("--host", default=DEFAULT_HOST,
+                   help=f"HTTP bind address (default {DEFAULT_HOST}; any other needs "
+                        "--token-env)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"HTTP port (default {DEFAULT_PORT})")
+    p.add_argument("--events", metavar="FILE", default=None,
+                   help="events file, one JSON line per bridge call (default "
+                        "$XDG_STATE_HOME/toolsearch/events.jsonl)")
+    p.add_argument("--token-env", metavar="VAR", default=None,
+                   help="environment variable holding the bearer token HTTP clients must send")
+    p.add_argument("--call-timeout", type=float, default=None, metavar="S",
+                   help="per-call timeout for upstream tools (default 60 s)")
+    p.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import anyio
+
+    from toolsearch.cli import CliError, _overrides, _split_csv
+
+    from .events import EventLog, default_events_path
+    from .server import Gateway, GatewayError, check_bind
+    from .upstream import DEFAULT_CALL_TIMEOUT
+
+    token = None
+    if args.token_env:
+        token = os.environ.get(args.token_env) or None
+        if token is None:
+            raise CliError(f"--token-env {args.token_env}: the variable is unset or empty")
+    if args.transport == "http":
+        try:
+            check_bind(args.host, token)
+        except GatewayError as exc:
+            raise CliError(str(exc)) from None
+    path = Path(args.events) if args.events else default_events_path()
+    events = EventLog(path)
+    print(f"toolsearch serve: events -> {path}", file=sys.stderr)
+    gateway = Gateway(args.sources, profile=args.profile, context_length=args.context,
+                      overrides=_overrides(args.set), scope=_split_csv(args.scope),
+                      detach=_split_csv(args.detach) or (),
+                      events=events, connect_timeout=args.timeout,
+                      call_timeout=args.call_timeout or DEFAULT_CALL_TIMEOUT)
+
+    gateway.serving = Gateway.http_url(args.host, args.port) if args.transport == "http" \
+        else "stdio"
+
+    async def main() -> None:
+        async with gateway.running():
+            state = gateway.state
+            if state is not None:
+                for warning in state.workspace.warnings:
+                    print(f"toolsearch: warning: {warning}", file=sys.stderr)
+                for ts in state.workspace.toolsets:
+                    if ts.error:
+                        print(f"toolsearch serve: {ts.name}: {ts.error}", file=sys.stderr)
+                record = gateway.assembly_record()
+                print(f"toolsearch serve: {len(record['tools'])} tools offered (tier "
+                      f"{record['tier']}, {record['deferred_count']} deferred, profile "
+                      f"{record['profile']})", file=sys.stderr)
+            if args.transport == "http":
+                await gateway.serve_http(args.host, args.port, token, started=lambda url: print(
+                    f"toolsearch serve: listening on {url}", file=sys.stderr))
+            else:
+                await gateway.serve_stdio()
+
+    try:
+        anyio.run(main)
+    except BaseException as exc:
+        leaf = exc
+        while isinstance(leaf, BaseExceptionGroup) and leaf.exceptions:
+            leaf = leaf.exceptions[0]
+        if isinstance(leaf, GatewayError):
+            raise CliError(str(leaf)) from None
+        if leaf is not exc:
+            raise leaf from None
+        raise
+    finally:
+        events.close()
+    return 0
+
+
+def add_tui_gateway_args(p: argparse.ArgumentParser) -> None:
+    """``tui --follow EVENTS`` and ``tui SOURCE... --serve [HOST:]PORT``."""
+    p.add_argument("--follow", metavar="EVENTS", default=None,
+                   help="watch a running gateway through its events file")
+    p.add_argument("--serve", metavar="[HOST:]PORT", default=None,
+                   help="host the gateway in the app (streamable HTTP at /mcp)")
+    p.add_argument("--events", metavar="FILE", default=None,
+                   help="with --serve: the events file (default under $XDG_STATE_HOME)")
+    p.add_argument("--token-env", metavar="VAR", default=None,
+                   help="with --serve: variable holding the bearer token clients must send")
+
+
+def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bool:
+    """Open the app in follow or serve mode; False when neither was asked for."""
+    from toolsearch.cli import CliError
+
+    if getattr(args, "follow", None):
+        if not Path(args.follow).is_file():
+            raise CliError(f"--follow: no events file at {args.follow}")
+        app_entry("tui.follow.run_follow")(args.follow, theme=args.theme)
+        return True
+    if not getattr(args, "serve", None):
+        return False
+    if not args.sources:
+        raise CliError("--serve needs at least one SOURCE")
+    host, _, port = str(args.serve).rpartition(":")
+    if not port.isdigit():
+        raise CliError(f"--serve takes [HOST:]PORT, got {args.serve!r}")
+    token = None
+    if args.token_env:
+        token = os.environ.get(args.token_env) or None
+        if token is None:
+            raise CliError(f"--token-env {args.token_env}: the variable is unset or empty")
+    from .server import GatewayError, check_bind
+
+    try:
+        check_bind(host.strip("[]") or DEFAULT_HOST, token)
+    except GatewayError as exc:
+        raise CliError(str(exc)) from None
+    app_entry("tui.follow.run_serve")(args.sources, args.serve, context=args.context,
+                                      profile=args.profile, theme=args.theme, token=token,
+                                      events=args.events)
+    return True

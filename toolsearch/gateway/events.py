@@ -1,0 +1,133 @@
+"""The gateway's events file: one JSON line per bridge call, plus the current assembly.
+
+Two record types, told apart by ``type``:
+
+* ``call``: ``time`` (ISO 8601, UTC), ``client`` (the MCP client's name), ``bridge``
+  (``tool_search`` / ``tool_describe`` / ``tool_call``, or ``direct`` for a visible tool),
+  ``tool`` (the underlying tool or null), ``outcome`` (the bridge's outcomes), ``ms``,
+  ``arg_bytes``, ``result_bytes``, ``arguments`` (secrets redacted, long values clipped)
+  and ``summary``.
+* ``assembly``: what the clients currently receive: ``profile``, ``context_length``,
+  ``config``, ``scope``, ``tier``, ``listing_form``, ``budget``, ``visible``,
+  ``deferred_count``, ``tools`` (the names offered), ``toolsets`` (name, status, error,
+  tools), ``clients``, ``serving`` and ``catalog`` (a snapshot catalog file of the
+  gateway's sources, written beside the events file, that ``tui --follow`` loads).
+
+Nothing secret is written: argument keys that look secret are masked, every string goes
+through :func:`~toolsearch.sources.redact.redact_text` with the servers' own secret values.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from toolsearch.sources.redact import REDACTED, is_sensitive_name, redact_text
+
+MAX_STRING = 400
+MAX_ARGUMENTS = 4000
+
+
+def default_events_path() -> Path:
+    """``$XDG_STATE_HOME/toolsearch/events.jsonl`` (``~/.local/state`` when unset)."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "toolsearch" / "events.jsonl"
+
+
+def catalog_path_for(events: Path) -> Path:
+    """The snapshot catalog written beside an events file."""
+    return events.with_name(events.stem + ".catalog.json")
+
+
+def redact_value(value: Any, secrets: Iterable[str] = ()) -> Any:
+    """*value* with secret-looking keys masked and every string scrubbed and clipped."""
+    secrets = tuple(secrets)
+    if isinstance(value, Mapping):
+        return {str(k): REDACTED if is_sensitive_name(str(k)) else redact_value(v, secrets)
+                for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_value(v, secrets) for v in value]
+    if isinstance(value, str):
+        # clip first: redact_text's key=value pattern is quadratic on long runs of word
+        # characters (a 30 kB argument took seconds)
+        text = redact_text(value[: MAX_STRING + 100], secrets)
+        return text if len(value) <= MAX_STRING else text[:MAX_STRING] + "…"
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return redact_text(str(value)[: MAX_STRING + 100], secrets)[:MAX_STRING]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class EventLog:
+    """Appends records to the events file (thread-safe, flushed per line)."""
+
+    def __init__(self, path: Path | str, secrets: Iterable[str] = ()) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._secrets = tuple(secrets)
+        self._lock = threading.Lock()
+        self._file: IO[str] | None = self.path.open("a", encoding="utf-8")
+
+    def add_secrets(self, secrets: Iterable[str]) -> None:
+        """Values to scrub from every record (the upstream servers' own secrets)."""
+        self._secrets = tuple({*self._secrets, *(s for s in secrets if s)})
+
+    def _write(self, record: Mapping[str, Any]) -> None:
+        line = json.dumps(record, ensure_ascii=False, default=str) + "\n"
+        with self._lock:
+            if self._file is not None:
+                self._file.write(line)
+                self._file.flush()
+
+    def call(self, *, client: str, bridge: str, tool: str | None, outcome: str, ms: float,
+             arguments: Any, arg_bytes: int, result_bytes: int, summary: str = "") -> None:
+        shown = redact_value(arguments, self._secrets)
+        text = json.dumps(shown, ensure_ascii=False, default=str)
+        if len(text) > MAX_ARGUMENTS:
+            shown = {"_clipped": f"{arg_bytes} bytes", "preview": text[:200]}
+        self._write({
+            "type": "call", "time": _now(), "client": redact_text(client[:200], self._secrets),
+            "bridge": bridge, "tool": tool, "outcome": outcome, "ms": round(ms, 3),
+            "arg_bytes": arg_bytes, "result_bytes": result_bytes, "arguments": shown,
+            "summary": redact_text(summary[:MAX_STRING], self._secrets),
+        })
+
+    def assembly(self, record: Mapping[str, Any]) -> None:
+        self._write({"type": "assembly", "time": _now(), **record})
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+
+def read_records(path: Path | str, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+    """Complete JSON lines of *path* from byte *offset*: (records, the next offset). A
+    partial last line is left for the next read; a garbled line is skipped."""
+    records: list[dict[str, Any]] = []
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(offset)
+            data = handle.read()
+    except OSError:
+        return records, offset
+    end = data.rfind(b"\n")
+    if end < 0:
+        return records, offset
+    for raw in data[: end + 1].splitlines():
+        try:
+            record = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+    return records, offset + end + 1

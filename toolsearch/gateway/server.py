@@ -1,0 +1,449 @@
+"""``toolsearch serve``: an MCP server in front of the operator's MCP servers (SPEC §10).
+
+The client sees what Hermes' model would see: the three bridge tools (the listing in
+``tool_search``'s description) plus the tools that stay visible. ``tool_search`` and
+``tool_describe`` answer from the engine (the session's :class:`~toolsearch.bridge.Bridge`);
+``tool_call`` runs the real upstream tool after the bridge's guards and returns the
+upstream's reply unchanged (content blocks, structured content, ``isError``). An upstream's
+``tools/list_changed``, an upstream that dies or comes back, and a tuning change
+(:meth:`Gateway.retune`) re-assemble and send the clients ``tools/list_changed``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from typing import Any
+
+import anyio
+import anyio.to_thread
+
+from toolsearch import __version__
+from toolsearch.classify import BRIDGE_TOOL_NAMES, def_name
+from toolsearch.session import SessionState
+from toolsearch.sources import load_sources_async, server_configs
+from toolsearch.sources.live import DEFAULT_TIMEOUT
+from toolsearch.tooldefs import def_function, thaw
+
+from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, HTTP_PATH
+from .events import EventLog, catalog_path_for
+from .upstream import DEFAULT_CALL_TIMEOUT, UpstreamPool, UpstreamResult
+
+log = logging.getLogger("toolsearch.gateway")
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+class GatewayError(Exception):
+    """A gateway that cannot start (bad option, unknown scope, unsafe bind)."""
+
+
+def is_loopback(host: str) -> bool:
+    if host in LOOPBACK:
+        return True
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """A non-loopback bind needs a bearer token."""
+    if not is_loopback(host) and not token:
+        raise GatewayError(f"refusing to listen on non-loopback host {host!r} without a bearer "
+                           "token: pass --token-env VAR (the variable holds the token)")
+
+
+def _mcp_tool(tool_def: Mapping[str, Any]) -> Any:
+    import mcp_types as types
+
+    fn = def_function(tool_def)
+    params = fn.get("parameters")
+    schema = thaw(params) if isinstance(params, Mapping) else {}
+    schema.setdefault("type", "object")
+    return types.Tool(name=str(fn.get("name") or ""), description=fn.get("description") or "",
+                      input_schema=schema)
+
+
+def _json_result(value: Any) -> Any:
+    """A bridge's own JSON reply as a tool result; ``{"error": ...}`` sets ``isError``."""
+    import mcp_types as types
+
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
+                                                           default=str)
+    is_error = isinstance(value, Mapping) and "error" in value
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                is_error=is_error)
+
+
+def _error_result(message: str) -> Any:
+    return _json_result({"error": message})
+
+
+SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
+
+
+def _upstream_reply(result: Any) -> Any:
+    """The upstream's reply as is, minus the upstream's own ``serverInfo`` stamp (the client
+    talks to the gateway)."""
+    meta = getattr(result, "meta", None)
+    if isinstance(meta, Mapping) and SERVER_INFO_META in meta:
+        rest = {k: v for k, v in meta.items() if k != SERVER_INFO_META}
+        return result.model_copy(update={"meta": rest or None})
+    return result
+
+
+def _result_bytes(result: Any) -> int:
+    try:
+        return len(result.model_dump_json(by_alias=True, exclude_none=True))
+    except Exception:  # noqa: BLE001 - a size is informative only
+        return 0
+
+
+class Gateway:
+    """The gateway: upstream pool, the session state it assembles, and the MCP server."""
+
+    def __init__(self, specs: Sequence[str], *, profile: str = DEFAULT_PROFILE,
+                 context_length: int | None = None,
+                 overrides: Mapping[str, Any] | None = None,
+                 scope: Sequence[str] | None = None,
+                 detach: Sequence[str] = (),
+                 events: EventLog | None = None,
+                 connect_timeout: float = DEFAULT_TIMEOUT,
+                 call_timeout: float = DEFAULT_CALL_TIMEOUT,
+                 ping_interval: float | None = None) -> None:
+        self.specs = list(specs)
+        self.profile = profile
+        self.context_length = context_length
+        self.overrides = dict(overrides or {})
+        self.scope = list(scope) if scope is not None else None
+        self.detach = list(detach)
+        self.events = events
+        self.connect_timeout = connect_timeout
+        self.configs = server_configs(self.specs)
+        kwargs: dict[str, Any] = {"ping_interval": ping_interval} if ping_interval else {}
+        self.pool = UpstreamPool(self.configs, connect_timeout=connect_timeout,
+                                 call_timeout=call_timeout, on_change=self._upstream_changed,
+                                 **kwargs)
+        self.state: SessionState | None = None
+        self.serving = ""
+        self._tools: list[Any] = []
+        self._offered: frozenset[str] = frozenset()
+        self._bridge: Any = None
+        self._dirty = anyio.Event()
+        self._sessions: dict[int, tuple[Any, Any]] = {}
+        self._listeners: list[Callable[[str, Any], None]] = []
+        if events is not None:
+            events.add_secrets(s for c in self.configs for s in c.secrets())
+        from mcp.server.subscriptions import InMemorySubscriptionBus
+
+        self.bus = InMemorySubscriptionBus()
+        self.server = self._build_server()
+
+    # -- the MCP server ------------------------------------------------------------------
+
+    def _build_server(self) -> Any:
+        from mcp.server import Server
+        from mcp.server.lowlevel.server import NotificationOptions
+        from mcp.server.subscriptions import ListenHandler
+
+        class _Server(Server):  # type: ignore[type-arg]
+            def create_initialization_options(self, notification_options: Any = None,
+                                              *args: Any, **kwargs: Any) -> Any:
+                return super().create_initialization_options(
+                    notification_options or NotificationOptions(tools_changed=True),
+                    *args, **kwargs)
+
+        return _Server("toolsearch", version=__version__,
+                       instructions="Tool search gateway: use tool_search to find tools, "
+                                    "tool_describe for a schema, tool_call to run one.",
+                       on_list_tools=self._on_list_tools, on_call_tool=self._on_call_tool,
+                       on_subscriptions_listen=ListenHandler(self.bus))
+
+    def _remember(self, ctx: Any) -> str:
+        """Keep the client's session (to notify it later); return the client's name."""
+        session = ctx.session
+        params = getattr(session, "client_params", None)
+        info = getattr(params, "client_info", None)
+        name = str(getattr(info, "name", "") or "unknown")
+        if params is not None and id(params) not in self._sessions:
+            from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+            if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+                self._sessions[id(params)] = (session, params)
+                self._clients_changed()
+        return name
+
+    def _clients_changed(self) -> None:
+        self._emit("clients", self.client_count)
+        if self.events is not None and self.state is not None:
+            self.events.assembly(self.assembly_record())
+
+    @staticmethod
+    def http_url(host: str, port: int) -> str:
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}{HTTP_PATH}"
+
+    @property
+    def client_count(self) -> int:
+        return len(self._sessions)
+
+    async def _on_list_tools(self, ctx: Any, params: Any) -> Any:
+        import mcp_types as types
+
+        self._remember(ctx)
+        return types.ListToolsResult(tools=list(self._tools))
+
+    async def _on_call_tool(self, ctx: Any, params: Any) -> Any:
+        client = self._remember(ctx)
+        name = params.name
+        arguments = params.arguments if params.arguments is not None else {}
+        started = time.perf_counter()
+        tool: str | None = None
+        summary = ""
+        bridge = self._bridge
+        if bridge is not None and name in BRIDGE_TOOL_NAMES and name in self._offered:
+            reply = await bridge.dispatch(name, arguments)
+            outcome, tool, summary = reply.activity.outcome, reply.activity.tool, \
+                reply.activity.summary
+            kind = name
+            if isinstance(reply.result, UpstreamResult):
+                result = _upstream_reply(reply.result.result)
+                if reply.result.is_error:
+                    outcome = "error"
+            else:
+                result = _json_result(reply.result)
+        elif name in self._offered and self.pool.routes(name):
+            kind, tool = "direct", name
+            executed = await self.pool.execute(name, arguments)
+            if executed.ok and isinstance(executed.content, UpstreamResult):
+                result = _upstream_reply(executed.content.result)
+                outcome = "error" if executed.content.is_error else "ok"
+            else:
+                result, outcome = _error_result(executed.error or "the tool failed"), "error"
+        elif name in self._offered:
+            kind, tool, outcome = "direct", name, "error"
+            result = _error_result(f"{name!r} comes from a snapshot source: no live server "
+                                   "runs it")
+        else:
+            kind, outcome = name, "invalid"
+            result = _error_result(f"unknown tool {name!r}: this gateway offers "
+                                   f"{', '.join(sorted(self._offered)) or 'no tools'}")
+        ms = (time.perf_counter() - started) * 1000.0
+        if self.events is not None or self._listeners:
+            try:
+                arg_bytes = len(json.dumps(arguments, ensure_ascii=False, default=str))
+            except (TypeError, ValueError):
+                arg_bytes = 0
+            record = {"client": client, "bridge": kind, "tool": tool, "outcome": outcome,
+                      "ms": ms, "arguments": arguments, "arg_bytes": arg_bytes,
+                      "result_bytes": _result_bytes(result), "summary": summary}
+            if self.events is not None:
+                self.events.call(**record)
+            self._emit("call", record)
+        return result
+
+    # -- assembly ------------------------------------------------------------------------
+
+    def add_listener(self, listener: Callable[[str, Any], None]) -> None:
+        """``listener(kind, payload)`` for ``call`` records, ``assembly`` and ``clients``
+        changes (the app hosting the gateway uses it)."""
+        self._listeners.append(listener)
+
+    def _emit(self, kind: str, payload: Any) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(kind, payload)
+            except Exception:  # noqa: BLE001 - a listener never breaks the gateway
+                log.exception("gateway listener failed")
+
+    async def _upstream_changed(self) -> None:
+        self._dirty.set()
+
+    async def _load(self) -> SessionState:
+        workspace = await load_sources_async(self.specs, timeout=self.connect_timeout,
+                                             lister=self.pool.lister)
+        if self.state is not None:
+            return replace(self.state, workspace=workspace)
+        state = SessionState.from_workspace(workspace, profile=self.profile,
+                                            context_length=self.context_length,
+                                            overrides=self.overrides)
+        known = {t.name for t in workspace.toolsets}
+        for option, names in (("--scope", self.scope or ()), ("--detach", self.detach)):
+            unknown = [s for s in names if s not in known]
+            if unknown:
+                raise GatewayError(f"{option}: no toolset named {unknown[0]!r} "
+                                   f"(have: {', '.join(sorted(known))})")
+        for name in self.detach:
+            state = state.toggled(name)
+        if self.scope is not None:
+            state = state.with_scope(self.scope)
+        return state
+
+    async def apply(self, state: SessionState) -> bool:
+        """Offer *state*'s assembly; notify the clients when the tools they see changed."""
+        assembly = state.assembly
+        tools = [_mcp_tool(d) for d in assembly.tool_defs]
+        changed = [t.model_dump() for t in tools] != [t.model_dump() for t in self._tools]
+        self.state = state
+        self._tools = tools
+        self._offered = frozenset(def_name(d) for d in assembly.tool_defs)
+        self._bridge = state.bridge(self.pool)
+        record = self.assembly_record()
+        if self.events is not None:
+            self._write_catalog(state)
+            self.events.assembly(record)
+        self._emit("assembly", record)
+        if changed:
+            await self.notify_clients()
+        if assembly.activated:  # build the search index now, not on the first tool_search
+            bridge = self._bridge
+            await anyio.to_thread.run_sync(lambda: bridge.search_hits("warm up", 1))
+        return changed
+
+    async def retune(self, change: Callable[[SessionState], SessionState]) -> bool:
+        """Apply a tuning change (config, context, scope) to the live state and notify."""
+        if self.state is None:
+            return False
+        return await self.apply(change(self.state))
+
+    def _write_catalog(self, state: SessionState) -> None:
+        if self.events is None:
+            return
+        from toolsearch.sources.snapshot import write_catalog_file
+
+        try:
+            write_catalog_file(state.workspace, catalog_path_for(self.events.path),
+                               name="gateway")
+        except Exception:  # noqa: BLE001 - the sidecar is for the app only
+            log.exception("cannot write the gateway catalog snapshot")
+
+    def assembly_record(self) -> dict[str, Any]:
+        state = self.state
+        if state is None:
+            return {}
+        result = state.assembly
+        return {
+            "profile": state.config.profile,
+            "context_length": state.context_length,
+            "config": state.config.to_raw(),
+            "scope": sorted(state.scope) if state.scope is not None else None,
+            "detached": sorted(state.detached),
+            "activated": result.activated,
+            "tier": result.tier,
+            "listing_form": result.listing_form,
+            "budget": result.budget.budget if result.budget else None,
+            "listing_tokens": result.listing.tokens if result.listing else 0,
+            "deferred_count": result.deferred_count,
+            "visible": list(result.visible_names),
+            "tools": sorted(self._offered),
+            "toolsets": [{"name": t.name, "status": t.status.value, "error": t.error or None,
+                          "tools": len(t.tools)} for t in state.workspace.toolsets],
+            "clients": self.client_count,
+            "serving": self.serving,
+            "catalog": str(catalog_path_for(self.events.path)) if self.events else None,
+        }
+
+    async def notify_clients(self) -> None:
+        """``notifications/tools/list_changed`` to every client (both protocol eras)."""
+        from mcp.server.subscriptions import ToolsListChanged
+
+        await self.bus.publish(ToolsListChanged())
+        for key, (session, _params) in list(self._sessions.items()):
+            try:
+                with anyio.fail_after(5):
+                    await session.send_tool_list_changed()
+            except Exception:  # noqa: BLE001 - a gone client is forgotten
+                self._sessions.pop(key, None)
+                self._clients_changed()
+
+    async def _reassembler(self) -> None:
+        while True:
+            await self._dirty.wait()
+            self._dirty = anyio.Event()
+            await anyio.sleep(0.05)  # coalesce a burst (several servers coming back)
+            try:
+                await self.apply(await self._load())
+            except Exception:  # noqa: BLE001 - keep serving the previous assembly
+                log.exception("re-assembly failed")
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[Gateway]:
+        """Start the upstreams, assemble once, keep re-assembling on changes."""
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self.pool.run)
+            try:
+                await self.pool.wait_ready()
+                self._dirty = anyio.Event()
+                await self.apply(await self._load())
+                tg.start_soon(self._reassembler)
+                yield self
+            finally:
+                tg.cancel_scope.cancel()
+
+    # -- transports ----------------------------------------------------------------------
+
+    async def serve_stdio(self) -> None:
+        from mcp.server.stdio import stdio_server
+
+        self.serving = self.serving or "stdio"
+        async with stdio_server() as (read, write):
+            await self.server.run(read, write, self.server.create_initialization_options())
+
+    def http_app(self, host: str = DEFAULT_HOST, token: str | None = None) -> Any:
+        app = self.server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host)
+        return BearerGuard(app, token) if token else app
+
+    async def serve_http(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+                         token: str | None = None,
+                         started: Callable[[str], None] | None = None,
+                         handle_signals: bool = True) -> None:
+        """Serve streamable HTTP until cancelled. ``handle_signals=False`` leaves the
+        process's signal handlers alone (the app hosting the gateway owns them)."""
+        import contextlib
+
+        import uvicorn
+
+        check_bind(host, token)
+        config = uvicorn.Config(self.http_app(host, token), host=host, port=port,
+                                log_level="warning", lifespan="on")
+
+        class _Server(uvicorn.Server):
+            def capture_signals(self) -> Any:
+                return super().capture_signals() if handle_signals else contextlib.nullcontext()
+
+        server = _Server(config)
+        self.serving = self.http_url(host, port)
+        if started is not None:
+            started(self.serving)
+        await server.serve()
+
+
+class BearerGuard:
+    """ASGI wrapper: every HTTP request needs ``Authorization: Bearer <token>`` (compared in
+    constant time); anything else is a 401."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") == "http":
+            given = b""
+            for key, value in scope.get("headers") or ():
+                if key.lower() == b"authorization":
+                    given = value
+            if not hmac.compare_digest(given, self._expected):
+                await send({"type": "http.response.start", "status": 401,
+                            "headers": [(b"content-type", b"text/plain"),
+                                        (b"www-authenticate", b'Bearer realm="toolsearch"')]})
+                await send({"type": "http.response.body", "body": b"unauthorized\n"})
+                return
+        await self.app(scope, receive, send)

@@ -1,0 +1,248 @@
+"""The gateway's upstream MCP servers: one long-lived connection per server.
+
+Each server gets one task that owns its whole ``async with open_client(...)`` (STYLE §5: the
+SDK's cancel scopes are entered and exited in that same task). While connected, the task
+waits for a re-list request (the server's ``notifications/tools/list_changed``, a
+``subscriptions/listen`` event on the 2026 wire, or a call that lost the connection) and
+pings the server between requests; a server that dies or stops answering is closed, shown
+as an error toolset, and started again with a growing delay. Calls run concurrently on the
+shared connection from the gateway's request tasks, each under the call timeout.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+
+from toolsearch.bridge import ExecutionResult
+from toolsearch.sources.live import (
+    DEFAULT_TIMEOUT,
+    ServerConfig,
+    ServerListing,
+    describe_failure,
+    error_toolset,
+    list_all_tools,
+    open_client,
+)
+from toolsearch.tooldefs import mcp_tool_name, thaw
+from toolsearch.toolsets import Toolset, ToolsetStatus, ToolSpec
+
+log = logging.getLogger("toolsearch.gateway")
+
+DEFAULT_CALL_TIMEOUT = 60.0
+PING_INTERVAL = 5.0
+RECONNECT_FIRST = 0.5
+RECONNECT_MAX = 10.0
+
+
+@dataclass(frozen=True)
+class UpstreamResult:
+    """A tool's reply exactly as the upstream sent it (content blocks, structured content,
+    ``isError``): the gateway hands it to its client unchanged."""
+
+    result: Any
+
+    @property
+    def is_error(self) -> bool:
+        return bool(getattr(self.result, "is_error", False))
+
+
+class Upstream:
+    """One upstream server: its config, current client (None while down) and listing."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.client: Any = None
+        self.listing = ServerListing(error_toolset(config, "connecting"))
+        self.ready = anyio.Event()
+        self.kick = anyio.Event()
+        self.tools: dict[str, str] = {}
+        self.connects = 0
+
+    def relist(self) -> None:
+        self.kick.set()
+
+    def set_tools(self, tools: Sequence[Any], version: str) -> None:
+        specs: list[ToolSpec] = []
+        seen: set[str] = set()
+        for tool in tools:
+            if tool.name in seen or not self.config.keeps(tool.name):
+                continue
+            seen.add(tool.name)
+            schema = tool.input_schema if isinstance(tool.input_schema, Mapping) else None
+            specs.append(ToolSpec(tool.name, tool.description or "",
+                                  schema or {"type": "object", "properties": {}}))
+        self.tools = {mcp_tool_name(self.config.name, s.name): s.name for s in specs}
+        self.listing = ServerListing(Toolset(
+            name=self.config.name, kind="mcp", tools=tuple(specs),
+            status=ToolsetStatus.CONNECTED, origin=self.config.describe(),
+            server_version=version))
+
+    def set_down(self, reason: str) -> None:
+        self.client = None
+        self.tools = {}
+        self.listing = ServerListing(error_toolset(self.config, reason))
+
+
+class UpstreamPool:
+    """Every upstream server of the gateway; an :class:`~toolsearch.bridge.Executor`."""
+
+    def __init__(self, configs: Sequence[ServerConfig], *,
+                 connect_timeout: float = DEFAULT_TIMEOUT,
+                 call_timeout: float = DEFAULT_CALL_TIMEOUT,
+                 ping_interval: float = PING_INTERVAL,
+                 on_change: Callable[[], Awaitable[None]] | None = None) -> None:
+        self.upstreams = [Upstream(c) for c in configs]
+        self.connect_timeout = connect_timeout
+        self.call_timeout = call_timeout
+        self.ping_interval = ping_interval
+        self.on_change = on_change
+        self._route: dict[str, tuple[Upstream, str]] = {}
+
+    # -- lifetime ---------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Serve every upstream until cancelled."""
+        async with anyio.create_task_group() as tg:
+            for upstream in self.upstreams:
+                tg.start_soon(self._serve, upstream, name=f"upstream:{upstream.config.name}")
+
+    async def wait_ready(self) -> None:
+        """Until every upstream has connected and listed once, or failed once."""
+        for upstream in self.upstreams:
+            await upstream.ready.wait()
+
+    async def lister(self, configs: Sequence[ServerConfig]) -> list[ServerListing]:
+        """The ``load_sources_async`` lister: the current listing of each configured server."""
+        await self.wait_ready()
+        by_name = {u.config.name: u for u in self.upstreams}
+        out = []
+        for config in configs:
+            upstream = by_name.get(config.name)
+            out.append(upstream.listing if upstream else
+                       ServerListing(error_toolset(config, "not managed by the gateway")))
+        return out
+
+    async def _changed(self) -> None:
+        self._route = {exposed: (u, own) for u in self.upstreams
+                       for exposed, own in u.tools.items()}
+        if self.on_change is not None:
+            await self.on_change()
+
+    async def _serve(self, upstream: Upstream) -> None:
+        delay = RECONNECT_FIRST
+        while True:
+            try:
+                await self._session(upstream)
+                reason = "server closed the connection"
+            except Exception as exc:  # noqa: BLE001 - a dead server is an error row
+                reason = describe_failure(exc, upstream.config, timeout=self._limit(upstream))
+            if upstream.client is not None:  # it was up: retry soon
+                delay = RECONNECT_FIRST
+            upstream.set_down(reason)
+            upstream.ready.set()
+            log.warning("upstream %s down: %s", upstream.config.name, reason)
+            await self._changed()
+            await anyio.sleep(delay)
+            delay = min(delay * 2, RECONNECT_MAX)
+
+    def _limit(self, upstream: Upstream) -> float:
+        return upstream.config.connect_timeout or self.connect_timeout
+
+    async def _session(self, upstream: Upstream) -> None:
+        import mcp_types as types
+
+        async def on_message(message: Any) -> None:
+            if isinstance(message, types.ToolListChangedNotification):
+                upstream.relist()
+
+        limit = self._limit(upstream)
+        with anyio.fail_after(limit) as connecting:
+            async with open_client(upstream.config, message_handler=on_message) as client:
+                tools = await list_all_tools(client)
+                connecting.deadline = math.inf  # connected: from here on, pings judge it
+                info = client.server_info
+                upstream.kick = anyio.Event()
+                upstream.set_tools(tools, (info.version if info else "") or "")
+                upstream.client = client
+                upstream.connects += 1
+                upstream.ready.set()
+                await self._changed()
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(self._listen, upstream, client)
+                    await self._watch(upstream, client, limit)
+                    tg.cancel_scope.cancel()
+
+    async def _watch(self, upstream: Upstream, client: Any, limit: float) -> None:
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+        modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
+        while True:
+            with anyio.move_on_after(self.ping_interval):
+                await upstream.kick.wait()
+            if upstream.kick.is_set() or modern:  # the 2026 wire has no ping: re-list
+                upstream.kick = anyio.Event()
+                with anyio.fail_after(limit):
+                    tools = await list_all_tools(client)
+                before = upstream.listing
+                info = client.server_info
+                upstream.set_tools(tools, (info.version if info else "") or "")
+                if upstream.listing != before:
+                    await self._changed()
+            else:
+                with anyio.fail_after(limit):
+                    await client.send_ping()
+
+    async def _listen(self, upstream: Upstream, client: Any) -> None:
+        """On the 2026 wire, change notifications arrive on a ``subscriptions/listen`` stream."""
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+        if client.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            return
+        try:
+            async with client.listen(tools_list_changed=True) as subscription:
+                async for _event in subscription:
+                    upstream.relist()
+        except Exception as exc:  # noqa: BLE001 - no listen stream: pings still notice death
+            log.debug("upstream %s: no listen stream: %s", upstream.config.name, exc)
+
+    # -- calls ------------------------------------------------------------------------
+
+    def routes(self, tool_name: str) -> bool:
+        return tool_name in self._route
+
+    async def execute(self, tool_name: str, arguments: Mapping[str, Any]) -> ExecutionResult:
+        """Run *tool_name* (``mcp__server__tool``) on its live upstream, under the timeout.
+
+        A reply (even one with ``isError``) is an :class:`UpstreamResult`; a timeout, a lost
+        connection or a protocol error is a failed :class:`ExecutionResult` with a redacted
+        one-line reason."""
+        from mcp.shared.exceptions import MCPError
+
+        entry = self._route.get(tool_name)
+        if entry is None:
+            return ExecutionResult(False, None, f"no connected upstream server provides "
+                                                f"{tool_name!r}")
+        upstream, own = entry
+        client = upstream.client
+        if client is None:
+            return ExecutionResult(False, None, f"server {upstream.config.name!r} is down: "
+                                                f"{upstream.listing.toolset.error}")
+        limit = upstream.config.call_timeout or self.call_timeout
+        try:
+            with anyio.fail_after(limit):
+                result = await client.call_tool(own, thaw(dict(arguments)))
+        except TimeoutError:
+            return ExecutionResult(False, None, f"{tool_name}: no answer from server "
+                                                f"{upstream.config.name!r} within {limit:g} s")
+        except Exception as exc:  # noqa: BLE001 - a failed call is a result, never a crash
+            if not isinstance(exc, MCPError) or exc.code < -32700 or exc.code > -32000:
+                upstream.relist()  # maybe a lost connection: re-list (and reconnect if dead)
+            return ExecutionResult(False, None, describe_failure(exc, upstream.config,
+                                                                 timeout=limit))
+        return ExecutionResult(True, UpstreamResult(result))

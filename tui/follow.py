@@ -1,0 +1,245 @@
+"""The app and the gateway: ``tui --follow EVENTS`` and ``tui SOURCE... --serve [HOST:]PORT``.
+
+* :class:`FollowApp` watches a running gateway through its events file: each ``call`` line
+  becomes an Activity entry (the underlying tool, outcome glyph and word, duration), and each
+  ``assembly`` line re-applies the gateway's profile, context, config and scope to the
+  gateway's catalog snapshot, so the gauges show what the gateway's clients receive.
+* :class:`ServeApp` hosts the gateway itself (streamable HTTP): one long-lived worker owns
+  the gateway (STYLE §5); a tuning change in the app is applied to the gateway at once, which
+  sends its clients ``tools/list_changed``; the header says where it serves and how many
+  clients are connected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from textual import on
+from textual.message import Message
+
+from toolsearch.bridge import ActivityEvent
+from toolsearch.gateway.events import read_records
+from toolsearch.session import SessionState
+from toolsearch.toolsets import Workspace
+
+from .activity import clip
+from .app import ToolSearchApp
+from .messages import ActivityLogged, WorkspaceLoaded
+
+POLL_SECONDS = 0.25
+
+
+def event_of(record: Mapping[str, Any]) -> ActivityEvent:
+    """An events-file ``call`` line as the feed's activity event."""
+    arguments = record.get("arguments")
+    return ActivityEvent(str(record.get("bridge") or "?"), record.get("tool") or None,
+                         str(record.get("outcome") or "error"),
+                         arguments if isinstance(arguments, Mapping) else {},
+                         float(record.get("ms") or 0.0), str(record.get("summary") or ""))
+
+
+def note_of(record: Mapping[str, Any]) -> str:
+    client = record.get("client") or "client"
+    summary = record.get("summary") or ""
+    size = record.get("result_bytes")
+    text = f"{client}" + (f": {summary}" if summary else "")
+    if size is not None:
+        text += f" ({size} bytes back)"
+    return clip(text)
+
+
+def retuned(state: SessionState, record: Mapping[str, Any]) -> SessionState:
+    """*state* with the gateway's profile, context, config and scope from an assembly line."""
+    profile = record.get("profile")
+    if isinstance(profile, str) and profile != state.config.profile:
+        state = state.with_profile(profile)
+    config = record.get("config")
+    if isinstance(config, Mapping):
+        state = state.with_config(**config)
+    context = record.get("context_length")
+    if isinstance(context, int):
+        state = state.with_context(context)
+    scope = record.get("scope")
+    state = state.with_scope(scope if isinstance(scope, list) else None)
+    detached = record.get("detached")
+    if isinstance(detached, list):
+        state = replace(state, detached=frozenset(str(d) for d in detached))
+    return state
+
+
+def last_assembly(path: Path) -> dict[str, Any] | None:
+    records, _ = read_records(path)
+    found = [r for r in records if r.get("type") == "assembly"]
+    return found[-1] if found else None
+
+
+class FollowApp(ToolSearchApp):
+    """The app following a gateway's events file."""
+
+    def __init__(self, events: Path, **kwargs: Any) -> None:
+        self.events_path = Path(events)
+        record = last_assembly(self.events_path) or {}
+        self._record: dict[str, Any] = record
+        catalog = record.get("catalog")
+        self._catalog_mtime = 0.0
+        sources = [str(catalog)] if catalog and Path(catalog).exists() else ["seed-demo"]
+        super().__init__(sources, profile=str(record.get("profile") or "seed"), **kwargs)
+        self._offset = self.events_path.stat().st_size if self.events_path.exists() else 0
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.set_interval(POLL_SECONDS, self._poll, name="follow events")
+
+    def _install(self, workspace: Workspace, *, quiet: bool = False) -> None:
+        # one session change, already retuned: two in a row race the Tuning pane's echo
+        super()._install(workspace, quiet=True)
+        if self.session is None:
+            return
+        state = retuned(self.session, self._record) if self._record else self.session
+        self._initial = state
+        if quiet:
+            self.set_reactive(ToolSearchApp.session, state)
+        else:
+            self.session = state
+
+    def watch_session(self, session: SessionState | None) -> None:
+        super().watch_session(session)
+        clients = self._record.get("clients")
+        served = self._record.get("serving") or "a gateway"
+        self.sub_title += (f" \u00b7 following {served}"
+                           + (f" \u00b7 {clients} client(s)" if clients is not None else ""))
+
+    def _poll(self) -> None:
+        session = self.session
+        if session is not None and self._record:
+            # follow mode shows the gateway's tuning: a local change (or the Tuning pane's
+            # start-up echo of its default fields) is put back
+            wanted = retuned(session, self._record)
+            if (wanted.config, wanted.context_length, wanted.scope, wanted.detached) != \
+                    (session.config, session.context_length, session.scope, session.detached):
+                self.session = wanted
+        records, self._offset = read_records(self.events_path, self._offset)
+        for record in records:
+            if record.get("type") == "call":
+                event = event_of(record)
+                self.post_message(ActivityLogged(event, None, note_of(record)))
+            elif record.get("type") == "assembly":
+                self._record = record
+                self._follow_assembly(record)
+
+    def _follow_assembly(self, record: Mapping[str, Any]) -> None:
+        catalog = record.get("catalog")
+        if catalog and Path(catalog).exists():
+            mtime = Path(catalog).stat().st_mtime
+            if mtime != self._catalog_mtime:
+                self._catalog_mtime = mtime
+                self.sources = (str(catalog),)
+                self.run_worker(self._load(), group="load", exclusive=True,
+                                exit_on_error=False, description="reload gateway catalog")
+                return
+        if self.session is not None:
+            self.session = retuned(self.session, record)
+
+
+class GatewayChanged(Message):
+    """The hosted gateway re-assembled (upstream change) or its clients changed."""
+
+    def __init__(self, kind: str, payload: Any) -> None:
+        super().__init__()
+        self.kind = kind
+        self.payload = payload
+
+
+class ServeApp(ToolSearchApp):
+    """The app hosting the gateway over streamable HTTP."""
+
+    def __init__(self, sources: list[str], *, host: str, port: int, token: str | None = None,
+                 events: Path | None = None, **kwargs: Any) -> None:
+        super().__init__(sources, **kwargs)
+        from toolsearch.gateway.events import EventLog
+        from toolsearch.gateway.server import Gateway
+
+        self.events_log = EventLog(events) if events is not None else None
+        self.gateway = Gateway(sources, profile=kwargs.get("profile", "seed"),
+                               context_length=kwargs.get("context"), events=self.events_log)
+        self.host, self.port, self._token = host, port, token
+        self.clients = 0
+        self.serving = ""
+
+    async def _load(self) -> None:  # the gateway lists the servers (once, for both)
+        self.run_worker(self._serve(), group="gateway", exit_on_error=False,
+                        description="MCP gateway")
+
+    async def _serve(self) -> None:
+        gateway = self.gateway
+        gateway.add_listener(lambda kind, payload: self.post_message(
+            GatewayChanged(kind, payload)))
+        try:
+            async with gateway.running():
+                assert gateway.state is not None
+                self._executor = gateway.pool
+                self.post_message(WorkspaceLoaded(gateway.state.workspace))
+                await gateway.serve_http(self.host, self.port, self._token,
+                                         started=self._started, handle_signals=False)
+        except Exception as exc:  # noqa: BLE001 - shown, never a crash
+            self.notify(f"{type(exc).__name__}: {exc}", title="Gateway stopped",
+                        severity="error", timeout=30)
+
+    def _started(self, url: str) -> None:
+        self.serving = url
+
+    @on(GatewayChanged)
+    def _gateway_changed(self, message: GatewayChanged) -> None:
+        if message.kind == "call":
+            record = dict(message.payload)
+            self.post_message(ActivityLogged(event_of(record), None, note_of(record)))
+        elif message.kind == "clients":
+            self.clients = int(message.payload)
+            self._title()
+        elif message.kind == "assembly":
+            state = self.gateway.state
+            if state is not None and self.session is not None \
+                    and state.workspace is not self.session.workspace:
+                self.session = replace(self.session, workspace=state.workspace)
+
+    def _title(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        base = self.sub_title.split(" \u00b7 serving on ")[0]
+        where = self.serving or f"{self.host}:{self.port}"
+        self.sub_title = f"{base} \u00b7 serving on {where} \u00b7 {self.clients} client(s)"
+
+    def watch_session(self, session: SessionState | None) -> None:
+        super().watch_session(session)
+        self._title()
+        live = self.gateway.state
+        if session is None or live is None:
+            return
+        if (session.config, session.context_length, session.scope, session.detached) != \
+                (live.config, live.context_length, live.scope, live.detached):
+            self.run_worker(self.gateway.retune(lambda s: replace(
+                s, config=session.config, context_length=session.context_length,
+                scope=session.scope, detached=session.detached)),
+                group="retune", exclusive=True, exit_on_error=False,
+                description="apply tuning to the gateway")
+
+
+def run_follow(events: str, *, theme: str | None = None) -> None:
+    FollowApp(Path(events), theme=theme).run()
+
+
+def run_serve(sources: list[str], serve: str, *, context: int | None, profile: str,
+              theme: str | None, token: str | None = None, events: str | None = None) -> None:
+    host, _, port = serve.rpartition(":")
+    from toolsearch.gateway.events import default_events_path
+    from toolsearch.gateway.server import check_bind
+
+    host = host.strip("[]") or "127.0.0.1"
+    check_bind(host, token)
+    ServeApp(sources, host=host, port=int(port), token=token,
+             events=Path(events) if events else default_events_path(),
+             context=context, profile=profile, theme=theme).run()
