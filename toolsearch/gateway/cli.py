@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +35,11 @@ def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
     p.set_defaults(func=cmd_serve)
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    import anyio
+def _token(args: argparse.Namespace) -> str | None:
+    """The bearer token named by ``--token-env`` (refused when unset), checked for the bind."""
+    from toolsearch.cli import CliError
 
-    from toolsearch.cli import CliError, _overrides, _split_csv
-
-    from .events import EventLog, default_events_path
-    from .server import Gateway, GatewayError, check_bind
-    from .upstream import DEFAULT_CALL_TIMEOUT
+    from .server import GatewayError, check_bind
 
     token = None
     if args.token_env:
@@ -54,36 +51,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
             check_bind(args.host, token)
         except GatewayError as exc:
             raise CliError(str(exc)) from None
-    path = Path(args.events) if args.events else default_events_path()
-    events = EventLog(path)
-    print(f"toolsearch serve: events -> {path}", file=sys.stderr)
-    gateway = Gateway(args.sources, profile=args.profile, context_length=args.context,
-                      overrides=_overrides(args.set), scope=_split_csv(args.scope),
-                      detach=_split_csv(args.detach) or (),
-                      events=events, connect_timeout=args.timeout,
-                      call_timeout=args.call_timeout or DEFAULT_CALL_TIMEOUT)
+    return token
 
-    gateway.serving = Gateway.http_url(args.host, args.port) if args.transport == "http" \
-        else "stdio"
 
-    async def main() -> None:
-        async with gateway.running():
-            state = gateway.state
-            if state is not None:
-                for warning in state.workspace.warnings:
-                    print(f"toolsearch: warning: {warning}", file=sys.stderr)
-                for ts in state.workspace.toolsets:
-                    if ts.error:
-                        print(f"toolsearch serve: {ts.name}: {ts.error}", file=sys.stderr)
-                record = gateway.assembly_record()
-                print(f"toolsearch serve: {len(record['tools'])} tools offered (tier "
-                      f"{record['tier']}, {record['deferred_count']} deferred, profile "
-                      f"{record['profile']})", file=sys.stderr)
-            if args.transport == "http":
-                await gateway.serve_http(args.host, args.port, token, started=lambda url: print(
-                    f"toolsearch serve: listening on {url}", file=sys.stderr))
-            else:
-                await gateway.serve_stdio()
+def _announce(gateway: Any) -> None:
+    """What the gateway offers, its warnings and failed upstreams: on stderr."""
+    state = gateway.state
+    if state is None:
+        return
+    for warning in state.workspace.warnings:
+        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+    for ts in state.workspace.toolsets:
+        if ts.error:
+            print(f"toolsearch serve: {ts.name}: {ts.error}", file=sys.stderr)
+    record = gateway.assembly_record()
+    print(f"toolsearch serve: {len(record['tools'])} tools offered (tier "
+          f"{record['tier']}, {record['deferred_count']} deferred, profile "
+          f"{record['profile']})", file=sys.stderr)
+
+
+def _run(main: Callable[[], Awaitable[None]]) -> None:
+    """``anyio.run`` with a gateway error (inside any exception group) as one CLI line."""
+    import anyio
+
+    from toolsearch.cli import CliError
+
+    from .server import GatewayError
 
     try:
         anyio.run(main)
@@ -96,6 +89,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if leaf is not exc:
             raise leaf from None
         raise
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from toolsearch.cli import _overrides, _split_csv
+
+    from .events import EventLog, default_events_path
+    from .server import Gateway
+    from .upstream import DEFAULT_CALL_TIMEOUT
+
+    token = _token(args)
+    path = Path(args.events) if args.events else default_events_path()
+    events = EventLog(path)
+    print(f"toolsearch serve: events -> {path}", file=sys.stderr)
+    gateway = Gateway(args.sources, profile=args.profile, context_length=args.context,
+                      overrides=_overrides(args.set), scope=_split_csv(args.scope),
+                      detach=_split_csv(args.detach) or (),
+                      events=events, connect_timeout=args.timeout,
+                      call_timeout=args.call_timeout or DEFAULT_CALL_TIMEOUT)
+    gateway.serving = Gateway.http_url(args.host, args.port) if args.transport == "http" \
+        else "stdio"
+
+    async def main() -> None:
+        async with gateway.running():
+            _announce(gateway)
+            if args.transport == "http":
+                await gateway.serve_http(args.host, args.port, token, started=lambda url: print(
+                    f"toolsearch serve: listening on {url}", file=sys.stderr))
+            else:
+                await gateway.serve_stdio()
+
+    try:
+        _run(main)
     finally:
         events.close()
     return 0

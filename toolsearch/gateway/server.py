@@ -154,7 +154,7 @@ class Gateway:
         from mcp.server.lowlevel.server import NotificationOptions
         from mcp.server.subscriptions import ListenHandler
 
-        class _Server(Server):  # type: ignore[type-arg]
+        class _Server(Server):
             def create_initialization_options(self, notification_options: Any = None,
                                               *args: Any, **kwargs: Any) -> Any:
                 return super().create_initialization_options(
