@@ -183,12 +183,12 @@ class ServeApp(ToolSearchApp):
                 self._executor = gateway.pool
                 self.post_message(WorkspaceLoaded(gateway.state.workspace))
                 await gateway.serve_http(self.host, self.port, self._token,
-                                         started=self._started, handle_signals=False)
+                                         started=self._listening, handle_signals=False)
         except Exception as exc:  # noqa: BLE001 - shown, never a crash
             self.notify(f"{type(exc).__name__}: {exc}", title="Gateway stopped",
                         severity="error", timeout=30)
 
-    def _started(self, url: str) -> None:
+    def _listening(self, url: str) -> None:
         self.serving = url
 
     @on(GatewayChanged)
