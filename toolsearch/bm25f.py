@@ -266,34 +266,18 @@ class Index:
     vocab: list[str] = field(default_factory=list, repr=False)
     """Sorted indexed words (prefix search for stem classes, run-on splits of queries)."""
     vocab_set: frozenset[str] = field(default=frozenset(), repr=False)
+    postings: Mapping[str, Sequence[int]] = field(default_factory=dict, repr=False)
+    """Per indexed word: the docs containing it in any field, ascending."""
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)
-    """Postings, stem classes and per-(params, term) contributions; derived data only."""
+    """Stem classes and per-(params, term) contributions; derived data only."""
 
     @property
     def n(self) -> int:
         return len(self.names)
 
-    def docs_with(self, word: str) -> tuple[int, ...]:
-        """Docs containing ``word`` in any field (memoised)."""
-        key = ("docs", word)
-        found = self.memo.get(key)
-        if found is None:
-            found = self.memo[key] = (
-                tuple(d for d, ws in enumerate(self.words) if word in ws)
-                if word in self.vocab_set else ())
-        return found
-
-    def prefetch(self, words: Iterable[str]) -> None:
-        """Find the docs of several words in one pass over the docs (what a cold query needs)."""
-        missing = {w for w in words if w in self.vocab_set and ("docs", w) not in self.memo}
-        if len(missing) < 2:
-            return
-        found: dict[str, list[int]] = {w: [] for w in missing}
-        for d, ws in enumerate(self.words):
-            for w in ws & missing if len(ws) > len(missing) else missing & ws:
-                found[w].append(d)
-        for w, docs in found.items():
-            self.memo[("docs", w)] = tuple(docs)
+    def docs_with(self, word: str) -> Sequence[int]:
+        """Docs containing ``word`` in any field, ascending."""
+        return self.postings.get(word, ())
 
     def df(self, word: str) -> int:
         return len(self.docs_with(word))
@@ -311,43 +295,69 @@ def build_index(entries: Sequence[EntryLike]) -> Index:
     docs: list[list[dict[str, int]]] = []
     doc_words: list[set[str]] = []
     lengths: list[list[int]] = [[] for _ in FIELDS]
+    len_name, len_label, len_desc, len_params, len_pdesc, len_summary = lengths
+    labels: dict[str, tuple[str, ...]] = {}
+    count = _count_elements
     for entry in entries:
-        fields = []
-        for f, text in enumerate(_fields_of(entry)):
-            words = words_of(text) if f in _PROSE_FIELDS else text_words(text)
-            lengths[f].append(len(words))
-            counts: dict[str, int] = {}
-            if words:
-                _count_elements(counts, words)
-            fields.append(counts)
+        name, label, description, keys, descs, summary = _fields_of(entry)
+        label_words = labels.get(label)
+        if label_words is None:
+            label_words = labels[label] = tuple(text_words(label))
+        name_words = text_words(name)
+        desc_words = words_of(description)
+        key_words = text_words(keys)
+        pdesc_words = words_of(descs)
+        summary_words = words_of(summary)
+        len_name.append(len(name_words))
+        len_label.append(len(label_words))
+        len_desc.append(len(desc_words))
+        len_params.append(len(key_words))
+        len_pdesc.append(len(pdesc_words))
+        len_summary.append(len(summary_words))
+        fields: list[dict[str, int]] = [{}, {}, {}, {}, {}, {}]
+        c_name, c_label, c_desc, c_params, c_pdesc, c_summary = fields
+        count(c_name, name_words)
+        count(c_label, label_words)
+        count(c_desc, desc_words)
+        count(c_params, key_words)
+        count(c_pdesc, pdesc_words)
+        count(c_summary, summary_words)
         docs.append(fields)
-        doc_words.append(set(fields[0]).union(*fields[1:]))
+        doc_words.append(c_name.keys() | c_label.keys() | c_desc.keys() | c_params.keys()
+                         | c_pdesc.keys())  # the summary's words are the description's
     vocab = set().union(*doc_words)
     split_vocab = {w for w in vocab if len(w) >= MIN_PART}
     identifiers: set[str] = set()
     for fields in docs:
-        for f in _SPLIT_FIELDS:
-            identifiers.update(fields[f])
-    runon = {w: parts for w in identifiers if (parts := split_runon(w, split_vocab))}
-    for doc, fields in enumerate(docs):
-        for f in _SPLIT_FIELDS:
-            counts = fields[f]
-            found = counts.keys() & runon.keys()
-            if not found:
-                continue
-            added = 0
-            for w, c in [(w, counts[w]) for w in found]:  # counts before any part is added
-                parts = runon[w]
-                for part in parts:
-                    counts[part] = counts.get(part, 0) + c
-                added += c * len(parts)
-                doc_words[doc].update(parts)
-            lengths[f][doc] += added
+        identifiers.update(fields[NAME], fields[LABEL], fields[PARAMS])
+    runon = {w: parts for w in identifiers
+             if len(w) >= MIN_RUNON and (parts := split_runon(w, split_vocab))}
+    if runon:
+        runon_keys = runon.keys()
+        for doc, fields in enumerate(docs):
+            for f in _SPLIT_FIELDS:
+                counts = fields[f]
+                found = counts.keys() & runon_keys
+                if not found:
+                    continue
+                added = 0
+                for w, c in [(w, counts[w]) for w in found]:  # counts before any part is added
+                    parts = runon[w]
+                    for part in parts:
+                        counts[part] = counts.get(part, 0) + c
+                    added += c * len(parts)
+                    doc_words[doc].update(parts)
+                lengths[f][doc] += added
+    postings: dict[str, list[int]] = {w: [] for w in vocab}
+    for doc, ws in enumerate(doc_words):
+        for w in ws:
+            postings[w].append(doc)
     n = max(len(docs), 1)
     avg = tuple(sum(col) / n for col in lengths)
     return Index(tuple(e.name for e in entries),
                  tuple(tuple(fields) for fields in docs), tuple(doc_words),
-                 tuple(tuple(col) for col in lengths), avg, sorted(vocab), frozenset(vocab))
+                 tuple(tuple(col) for col in lengths), avg, sorted(vocab), frozenset(vocab),
+                 postings)
 
 
 def idf(n_docs: int, df: int) -> float:
@@ -425,36 +435,67 @@ def _field_parts(index: Index, doc: int, words: tuple[str, ...],
 
 def _contributions(index: Index, term: tuple[str, str], params: Params,
                    memo: dict[Any, Any] | None = None) -> dict[int, float]:
-    """doc -> this term's score contribution (memoised per params)."""
+    """doc -> this term's score contribution (memoised per params).
+
+    Per doc, ``x`` adds ``tf_f * norm_f`` field by field in :data:`FIELDS` order (``tf_f`` the
+    summed counts of the term's words), so every float is the one the formula's left-to-right
+    evaluation gives."""
     if memo is None:
         memo = index.memo_for(params)
     found = memo.get(term)
-    if found is None:
-        docs = _term_docs(index, term)
-        found = {}
-        if docs:
-            norms = _norms(index, params)
-            words = term_words(index, term)
-            scale = (params.stem_weight if term[0] == "stem" else 1.0) \
-                * idf(index.n, len(docs)) * (params.k1 + 1)
-            k1 = params.k1
-            counts = index.counts
-            if len(words) == 1:
-                w = words[0]
-                for d in docs:
-                    x = 0.0
-                    for f, c in enumerate(counts[d]):
-                        tf = c.get(w)
-                        if tf:
-                            x += tf * norms[f][d]
-                    if x > 0:
-                        found[d] = scale * x / (k1 + x)
-            else:
-                for d in docs:
-                    x = sum(_field_parts(index, d, words, norms))
-                    if x > 0:
-                        found[d] = scale * x / (k1 + x)
-        memo[term] = found
+    if found is not None:
+        return found
+    words = term_words(index, term)
+    found = {}
+    memo[term] = found
+    if not words:
+        return found
+    norms = _norms(index, params)
+    counts = index.counts
+    k1 = params.k1
+    weight = params.stem_weight if term[0] == "stem" else 1.0
+    if len(words) == 1:
+        w = words[0]
+        docs = index.docs_with(w)
+        if not docs:
+            return found
+        scale = weight * idf(index.n, len(docs)) * (k1 + 1)
+        n0, n1, n2, n3, n4, n5 = norms
+        for d in docs:
+            c0, c1, c2, c3, c4, c5 = counts[d]
+            x = 0.0
+            if w in c0:
+                x += c0[w] * n0[d]
+            if w in c1:
+                x += c1[w] * n1[d]
+            if w in c2:
+                x += c2[w] * n2[d]
+            if w in c3:
+                x += c3[w] * n3[d]
+            if w in c4:
+                x += c4[w] * n4[d]
+            if w in c5:
+                x += c5[w] * n5[d]
+            if x > 0:
+                found[d] = scale * x / (k1 + x)
+        return found
+    tfs: dict[int, list[int]] = {}
+    for w in words:
+        for d in index.docs_with(w):
+            row = tfs.get(d)
+            if row is None:
+                row = tfs[d] = [0, 0, 0, 0, 0, 0]
+            for f, c in enumerate(counts[d]):
+                if w in c:
+                    row[f] += c[w]
+    scale = weight * idf(index.n, len(tfs)) * (k1 + 1)
+    for d in sorted(tfs):
+        x = 0.0
+        for f, tf in enumerate(tfs[d]):
+            if tf:
+                x += tf * norms[f][d]
+        if x > 0:
+            found[d] = scale * x / (k1 + x)
     return found
 
 
@@ -518,9 +559,6 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
     dense: list[list[float]] = []
     sparse: list[dict[int, float]] = []
     memo = index.memo_for(params)
-    cold = [t for t in terms if t not in memo]
-    if len(cold) > 1:
-        index.prefetch(w for t in cold for w in term_words(index, t))
     for term in terms:
         found = _contributions(index, term, params, memo)
         if not found:
