@@ -40,6 +40,8 @@ import heapq
 import math
 import re
 from bisect import bisect_left
+from itertools import compress
+from operator import add
 from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -424,11 +426,15 @@ def _norms(index: Index, params: Params) -> tuple[tuple[float, ...], ...]:
 def _field_parts(index: Index, doc: int, words: tuple[str, ...],
                  norms: tuple[tuple[float, ...], ...]) -> list[float]:
     """Per field: weighted, length-normalised tf of ``words`` in ``doc``."""
+    if len(words) > 1:
+        mine = index.words[doc]
+        words = tuple(w for w in words if w in mine)
     parts = []
     for f, counts in enumerate(index.counts[doc]):
         tf = 0
         for w in words:
-            tf += counts.get(w, 0)
+            if w in counts:
+                tf += counts[w]
         parts.append(tf * norms[f][doc] if tf else 0.0)
     return parts
 
@@ -569,7 +575,11 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
             sparse.append(found)
     total: list[float] | dict[int, float]
     if dense:
-        total = list(map(sum, zip(*dense, strict=True))) if len(dense) > 1 else list(dense[0])
+        total = dense[0]
+        for more in dense[1:]:  # ((a + b) + c): the order sum() adds in
+            total = list(map(add, total, more))
+        if total is dense[0]:
+            total = list(total)
         for found in sparse:
             for doc, value in found.items():
                 total[doc] += value
@@ -585,13 +595,15 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
 def _top(total: list[float] | dict[int, float], limit: int) -> list[int]:
     """The best ``limit`` docs with a positive score, ties in doc order."""
     if isinstance(total, dict):
-        return heapq.nsmallest(limit, total, key=lambda d: (-total[d], d))
-    best = heapq.nlargest(limit, total)
-    floor = best[-1] if best else 0.0
-    if floor <= 0:
-        floor = math.ulp(0.0)
-    candidates = [d for d, v in enumerate(total) if v >= floor]
-    candidates.sort(key=lambda d: -total[d])  # stable: ties keep doc order
+        best = heapq.nlargest(limit, total.values())
+        floor = best[-1] if best else 0.0
+        picked = [d for d, v in total.items() if v >= floor and v > 0]
+        picked.sort(key=lambda d: (-total[d], d))
+        return picked[:limit]
+    best = heapq.nlargest(limit, filter(None, total))
+    floor = best[-1] if best else math.ulp(0.0)
+    candidates = list(compress(range(len(total)), map(floor.__le__, total)))
+    candidates.sort(key=total.__getitem__, reverse=True)  # stable: ties keep doc order
     return candidates[:limit]
 
 
