@@ -607,6 +607,96 @@ def _top(total: list[float] | dict[int, float], limit: int) -> list[int]:
     return candidates[:limit]
 
 
+PRUNE_MARGIN = 1e-9
+"""Relative slack on the pruning bound of :func:`_best` (covers float rounding)."""
+
+
+def _best(index: Index, terms: Sequence[tuple[str, str]], params: Params, limit: int
+          ) -> dict[int, float]:
+    """The top ``limit`` docs -> score, best first (ties in doc order): what :func:`_top` picks
+    from :func:`_totals`, without scoring every doc (MaxScore pruning).
+
+    Terms are taken by decreasing best contribution; once the best contributions of the terms
+    left sum below the ``limit``-th best partial score, a doc matching only those terms cannot
+    enter the top, so only the docs already seen are candidates, and those whose partial score
+    plus that sum is still below are dropped too. Each candidate's score is then summed in the
+    order :func:`_totals` adds (common terms first, then the rest, each in query order), so
+    it is the same float."""
+    memo = index.memo_for(params)
+    dense_at = index.n
+    found_of: list[dict[int, float]] = []
+    peaks: list[float] = []
+    order: list[dict[int, float]] = []  # _totals' addition order: dense terms, then the others
+    rest: list[dict[int, float]] = []
+    for term in terms:
+        found = _contributions(index, term, params, memo)
+        if not found:
+            continue
+        found_of.append(found)
+        peaks.append(_peak(term, found, memo))
+        (order if len(found) * DENSE_SHARE >= dense_at else rest).append(found)
+    order.extend(rest)
+    ranked = sorted(range(len(found_of)), key=peaks.__getitem__, reverse=True)
+    # left[j]: the sum of the best contributions of ranked[j:]
+    left = [0.0] * (len(ranked) + 1)
+    for j in range(len(ranked) - 1, -1, -1):
+        left[j] = left[j + 1] + peaks[ranked[j]]
+    acc: dict[int, float] = {}
+    floor = 0.0
+    essential = len(ranked)
+    for pos, i in enumerate(ranked):
+        if floor > 0 and left[pos] < floor * (1 - PRUNE_MARGIN):
+            essential = pos
+            break
+        get = acc.get
+        for d, v in found_of[i].items():
+            acc[d] = get(d, 0.0) + v
+        if not floor and len(acc) >= limit:  # a floor: the limit-th best full score of a few
+            seeds = heapq.nlargest(2 * limit, acc, key=acc.__getitem__)
+            floor = heapq.nlargest(limit, (sum(f.get(d, 0.0) for f in found_of)
+                                           for d in seeds))[-1]
+    cut = floor * (1 - PRUNE_MARGIN)
+    candidates: Container[int] = acc
+    if floor > 0 and essential < len(ranked):
+        tail = [(found_of[i], left[j + 1]) for j, i in enumerate(ranked) if j >= essential]
+        kept = set()
+        for d, partial in acc.items():
+            if partial + left[essential] < cut:
+                continue
+            for found, after in tail:
+                v = found.get(d)
+                if v is not None:
+                    partial += v
+                if partial + after < cut:
+                    break
+            else:
+                kept.add(d)
+        candidates = kept
+    exact: dict[int, float] = {}
+    size = len(candidates)  # type: ignore[arg-type]
+    for found in order:
+        if len(found) < size:
+            pairs = [(d, v) for d, v in found.items() if d in candidates]
+        else:
+            pairs = [(d, found[d]) for d in candidates if d in found]  # type: ignore[attr-defined]
+        for d, v in pairs:
+            if d in exact:
+                exact[d] += v
+            else:
+                exact[d] = v
+    best = sorted((d for d, v in exact.items() if v > 0), key=lambda d: (-exact[d], d))
+    return {d: exact[d] for d in best[:limit]}
+
+
+def _peak(term: tuple[str, str], found: dict[int, float], memo: dict[Any, Any]) -> float:
+    """A term's largest contribution (memoised with it)."""
+    key = ("peak", term)
+    peak: float | None = memo.get(key)
+    if peak is None:
+        peak = memo[key] = max(found.values())
+    return peak
+
+
 def scores(index: Index, query: str, params: Params = DEFAULT_PARAMS) -> dict[int, float]:
     """doc -> BM25F score for every doc matching any query term."""
     total = _totals(index, query_terms(index, query), params)
@@ -652,16 +742,17 @@ def _ranking(index: Index, query: str, params: Params, limit: int | None
     their stopword score scaled by :data:`STOPWORD_FILL` and kept below the last content hit,
     so a query whose words the catalog lacks still gets the seed's answer."""
     terms = query_terms(index, query)
-    total = _totals(index, terms, params)
     if limit is None:
+        total = _totals(index, terms, params)
         top = [d for d in (range(len(total)) if isinstance(total, list) else total)
                if total[d] > 0]
         top.sort(key=lambda d: -total[d])
         if isinstance(total, dict):
             top.sort(key=lambda d: (-total[d], d))
+        found = {d: total[d] for d in top}
     else:
-        top = _top(total, limit)
-    found = {d: total[d] for d in top}
+        found = _best(index, terms, params, limit)
+        top = list(found)
     content = len(top)
     stops: tuple[tuple[str, str], ...] = ()
     if limit is None or content < limit:
