@@ -655,6 +655,10 @@ def _best(index: Index, terms: Sequence[tuple[str, str]], params: Params, limit:
             seeds = heapq.nlargest(2 * limit, acc, key=acc.__getitem__)
             floor = heapq.nlargest(limit, (sum(f.get(d, 0.0) for f in found_of)
                                            for d in seeds))[-1]
+    if floor > 0 and essential < len(ranked) and len(acc) > 4 * limit:
+        seeds = heapq.nlargest(2 * limit, acc, key=acc.__getitem__)  # a higher floor
+        floor = max(floor, heapq.nlargest(limit, (sum(f.get(d, 0.0) for f in found_of)
+                                                  for d in seeds))[-1])
     cut = floor * (1 - PRUNE_MARGIN)
     candidates: Container[int] = acc
     if floor > 0 and essential < len(ranked):
