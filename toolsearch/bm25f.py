@@ -40,11 +40,10 @@ import heapq
 import math
 import re
 from bisect import bisect_left
-from itertools import compress
-from operator import add
 from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import add
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .bm25 import Hit
@@ -397,18 +396,6 @@ def term_words(index: Index, term: tuple[str, str]) -> tuple[str, ...]:
     return stem_class(index, text)
 
 
-def _term_docs(index: Index, term: tuple[str, str]) -> tuple[int, ...]:
-    words = term_words(index, term)
-    if len(words) == 1:
-        return index.docs_with(words[0])
-    key = ("termdocs", term)
-    found = index.memo.get(key)
-    if found is None:
-        found = index.memo[key] = tuple(sorted(set().union(
-            *(index.docs_with(w) for w in words)))) if words else ()
-    return found
-
-
 def _norms(index: Index, params: Params) -> tuple[tuple[float, ...], ...]:
     """Per field, per doc: w_f / (1 - b_f + b_f * len / avglen)."""
     memo = index.memo_for(params)
@@ -448,44 +435,51 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
     evaluation gives."""
     if memo is None:
         memo = index.memo_for(params)
-    found = memo.get(term)
-    if found is not None:
+    found: dict[int, float] | None = memo.get(term)
+    if found is None:
+        words = term_words(index, term)
+        weight = params.stem_weight if term[0] == "stem" else 1.0
+        found = memo[term] = (
+            {} if not words
+            else _word_contributions(index, words[0], params, weight) if len(words) == 1
+            else _class_contributions(index, words, params, weight))
+    return found
+
+
+def _word_contributions(index: Index, w: str, params: Params, weight: float
+                        ) -> dict[int, float]:
+    docs = index.docs_with(w)
+    found: dict[int, float] = {}
+    if not docs:
         return found
-    words = term_words(index, term)
-    found = {}
-    memo[term] = found
-    if not words:
-        return found
-    norms = _norms(index, params)
-    counts = index.counts
     k1 = params.k1
-    weight = params.stem_weight if term[0] == "stem" else 1.0
-    if len(words) == 1:
-        w = words[0]
-        docs = index.docs_with(w)
-        if not docs:
-            return found
-        scale = weight * idf(index.n, len(docs)) * (k1 + 1)
-        n0, n1, n2, n3, n4, n5 = norms
-        for d in docs:
-            c0, c1, c2, c3, c4, c5 = counts[d]
-            x = 0.0
-            if w in c0:
-                x += c0[w] * n0[d]
-            if w in c1:
-                x += c1[w] * n1[d]
-            if w in c2:
-                x += c2[w] * n2[d]
-            if w in c3:
-                x += c3[w] * n3[d]
-            if w in c4:
-                x += c4[w] * n4[d]
-            if w in c5:
-                x += c5[w] * n5[d]
-            if x > 0:
-                found[d] = scale * x / (k1 + x)
-        return found
-    tfs: dict[int, list[int]] = {}
+    scale = weight * idf(index.n, len(docs)) * (k1 + 1)
+    n0, n1, n2, n3, n4, n5 = _norms(index, params)
+    counts = index.counts
+    for d in docs:
+        c0, c1, c2, c3, c4, c5 = counts[d]
+        x = 0.0
+        if w in c0:
+            x += c0[w] * n0[d]
+        if w in c1:
+            x += c1[w] * n1[d]
+        if w in c2:
+            x += c2[w] * n2[d]
+        if w in c3:
+            x += c3[w] * n3[d]
+        if w in c4:
+            x += c4[w] * n4[d]
+        if w in c5:
+            x += c5[w] * n5[d]
+        if x > 0:
+            found[d] = scale * x / (k1 + x)
+    return found
+
+
+def _class_contributions(index: Index, words: tuple[str, ...], params: Params, weight: float
+                         ) -> dict[int, float]:
+    counts = index.counts
+    tfs: dict[int, list[int]] = {}  # per doc, per field: the class's summed counts
     for w in words:
         for d in index.docs_with(w):
             row = tfs.get(d)
@@ -494,7 +488,10 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
             for f, c in enumerate(counts[d]):
                 if w in c:
                     row[f] += c[w]
+    k1 = params.k1
     scale = weight * idf(index.n, len(tfs)) * (k1 + 1)
+    norms = _norms(index, params)
+    found: dict[int, float] = {}
     for d in sorted(tfs):
         x = 0.0
         for f, tf in enumerate(tfs[d]):
@@ -592,104 +589,108 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
     return total
 
 
-def _top(total: list[float] | dict[int, float], limit: int) -> list[int]:
-    """The best ``limit`` docs with a positive score, ties in doc order."""
-    if isinstance(total, dict):
-        best = heapq.nlargest(limit, total.values())
-        floor = best[-1] if best else 0.0
-        picked = [d for d, v in total.items() if v >= floor and v > 0]
-        picked.sort(key=lambda d: (-total[d], d))
-        return picked[:limit]
-    best = heapq.nlargest(limit, filter(None, total))
-    floor = best[-1] if best else math.ulp(0.0)
-    candidates = list(compress(range(len(total)), map(floor.__le__, total)))
-    candidates.sort(key=total.__getitem__, reverse=True)  # stable: ties keep doc order
-    return candidates[:limit]
-
-
 PRUNE_MARGIN = 1e-9
 """Relative slack on the pruning bound of :func:`_best` (covers float rounding)."""
 
 
 def _best(index: Index, terms: Sequence[tuple[str, str]], params: Params, limit: int
           ) -> dict[int, float]:
-    """The top ``limit`` docs -> score, best first (ties in doc order): what :func:`_top` picks
-    from :func:`_totals`, without scoring every doc (MaxScore pruning).
+    """The top ``limit`` docs -> score, best first (ties in doc order): the head of the full
+    ranking :func:`_totals` gives, without scoring every doc (MaxScore pruning).
 
     Terms are taken by decreasing best contribution; once the best contributions of the terms
-    left sum below the ``limit``-th best partial score, a doc matching only those terms cannot
-    enter the top, so only the docs already seen are candidates, and those whose partial score
-    plus that sum is still below are dropped too. Each candidate's score is then summed in the
-    order :func:`_totals` adds (common terms first, then the rest, each in query order), so
-    it is the same float."""
+    left sum below a floor (the ``limit``-th best full score among a few likely docs), a doc
+    matching only those terms cannot enter the top, so only the docs already seen are
+    candidates, and a candidate is dropped as soon as its partial score plus the best the terms
+    left could add falls below the floor. Each remaining candidate's score is then summed in the
+    order :func:`_totals` adds (common terms first, then the rest, each in query order), so it
+    is the same float."""
     memo = index.memo_for(params)
-    dense_at = index.n
     found_of: list[dict[int, float]] = []
     peaks: list[float] = []
     order: list[dict[int, float]] = []  # _totals' addition order: dense terms, then the others
     rest: list[dict[int, float]] = []
     for term in terms:
         found = _contributions(index, term, params, memo)
-        if not found:
-            continue
-        found_of.append(found)
-        peaks.append(_peak(term, found, memo))
-        (order if len(found) * DENSE_SHARE >= dense_at else rest).append(found)
+        if found:
+            found_of.append(found)
+            peaks.append(_peak(term, found, memo))
+            (order if len(found) * DENSE_SHARE >= index.n else rest).append(found)
     order.extend(rest)
     ranked = sorted(range(len(found_of)), key=peaks.__getitem__, reverse=True)
-    # left[j]: the sum of the best contributions of ranked[j:]
-    left = [0.0] * (len(ranked) + 1)
+    left = [0.0] * (len(ranked) + 1)  # left[j]: the sum of the best contributions of ranked[j:]
     for j in range(len(ranked) - 1, -1, -1):
         left[j] = left[j + 1] + peaks[ranked[j]]
+    acc, floor, essential = _accumulate([found_of[i] for i in ranked], left, found_of, limit)
+    candidates: set[int] | dict[int, float] = acc
+    if floor > 0 and essential < len(ranked):
+        if len(acc) > 4 * limit:
+            floor = max(floor, _floor(acc, found_of, limit))
+        tail = [(found_of[i], left[j + 1]) for j, i in enumerate(ranked) if j >= essential]
+        candidates = _survivors(acc, tail, left[essential], floor * (1 - PRUNE_MARGIN))
+    exact = _exact(order, candidates)
+    best = sorted((d for d, v in exact.items() if v > 0), key=lambda d: (-exact[d], d))
+    return {d: exact[d] for d in best[:limit]}
+
+
+def _floor(acc: dict[int, float], found_of: list[dict[int, float]], limit: int) -> float:
+    """The ``limit``-th best full score among the ``2 * limit`` best partial scores."""
+    seeds = heapq.nlargest(2 * limit, acc, key=acc.__getitem__)
+    return heapq.nlargest(limit, (sum(f.get(d, 0.0) for f in found_of) for d in seeds))[-1]
+
+
+def _accumulate(ranked: list[dict[int, float]], left: list[float],
+                found_of: list[dict[int, float]], limit: int
+                ) -> tuple[dict[int, float], float, int]:
+    """(partial scores over the essential terms, the floor, how many terms are essential)."""
     acc: dict[int, float] = {}
     floor = 0.0
-    essential = len(ranked)
-    for pos, i in enumerate(ranked):
+    for pos, found in enumerate(ranked):
         if floor > 0 and left[pos] < floor * (1 - PRUNE_MARGIN):
-            essential = pos
-            break
+            return acc, floor, pos
         get = acc.get
-        for d, v in found_of[i].items():
+        for d, v in found.items():
             acc[d] = get(d, 0.0) + v
-        if not floor and len(acc) >= limit:  # a floor: the limit-th best full score of a few
-            seeds = heapq.nlargest(2 * limit, acc, key=acc.__getitem__)
-            floor = heapq.nlargest(limit, (sum(f.get(d, 0.0) for f in found_of)
-                                           for d in seeds))[-1]
-    if floor > 0 and essential < len(ranked) and len(acc) > 4 * limit:
-        seeds = heapq.nlargest(2 * limit, acc, key=acc.__getitem__)  # a higher floor
-        floor = max(floor, heapq.nlargest(limit, (sum(f.get(d, 0.0) for f in found_of)
-                                                  for d in seeds))[-1])
-    cut = floor * (1 - PRUNE_MARGIN)
-    candidates: Container[int] = acc
-    if floor > 0 and essential < len(ranked):
-        tail = [(found_of[i], left[j + 1]) for j, i in enumerate(ranked) if j >= essential]
-        kept = set()
-        for d, partial in acc.items():
-            if partial + left[essential] < cut:
-                continue
-            for found, after in tail:
-                v = found.get(d)
-                if v is not None:
-                    partial += v
-                if partial + after < cut:
-                    break
-            else:
-                kept.add(d)
-        candidates = kept
+        if not floor and len(acc) >= limit:
+            floor = _floor(acc, found_of, limit)
+    return acc, floor, len(ranked)
+
+
+def _survivors(acc: dict[int, float], tail: list[tuple[dict[int, float], float]],
+               bound: float, cut: float) -> set[int]:
+    """The docs of ``acc`` whose score can still reach ``cut`` once the ``tail`` terms (each
+    with the best the terms after it can add) are added one by one."""
+    kept = set()
+    for d, partial in acc.items():
+        if partial + bound < cut:
+            continue
+        for found, after in tail:
+            v = found.get(d)
+            if v is not None:
+                partial += v
+            if partial + after < cut:
+                break
+        else:
+            kept.add(d)
+    return kept
+
+
+def _exact(order: list[dict[int, float]], candidates: set[int] | dict[int, float]
+           ) -> dict[int, float]:
+    """Each candidate's score, its contributions added in ``order``."""
     exact: dict[int, float] = {}
-    size = len(candidates)  # type: ignore[arg-type]
+    size = len(candidates)
     for found in order:
         if len(found) < size:
             pairs = [(d, v) for d, v in found.items() if d in candidates]
         else:
-            pairs = [(d, found[d]) for d in candidates if d in found]  # type: ignore[attr-defined]
+            pairs = [(d, found[d]) for d in candidates if d in found]
         for d, v in pairs:
             if d in exact:
                 exact[d] += v
             else:
                 exact[d] = v
-    best = sorted((d for d, v in exact.items() if v > 0), key=lambda d: (-exact[d], d))
-    return {d: exact[d] for d in best[:limit]}
+    return exact
 
 
 def _peak(term: tuple[str, str], found: dict[int, float], memo: dict[Any, Any]) -> float:
