@@ -27,11 +27,14 @@ Scoring: for term t and doc d, ``tf~ = sum_f w_f * tf_f / (1 - b_f + b_f * len_f
 for stem terms). Each hit carries its per-field, per-term contributions (they sum to the
 score).
 
-The index (per-doc, per-field word counts) depends only on the catalog's content and lives in
-the catalog's memo; the parameters (:class:`Params`) only change per-term memos, so a parameter
-change never rebuilds it. Postings and stem classes are derived lazily per query word (one pass
-over the docs for all of a query's new words) and memoised, which keeps the build to a few
-C-level passes in pure Python.
+The index (per-doc, per-field word counts, and each word's postings) depends only on the
+catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
+per-term memos, so a parameter change never rebuilds it. A stem class is found on first use by
+stemming the indexed words that share its prefix, and memoised. A query's top hits come from
+MaxScore pruning (:func:`_best`): terms by decreasing best contribution, docs that cannot reach
+the top skipped, and the survivors' scores summed in the full ranking's order, so they are the
+same floats (``tests/engine/test_bm25f_oracle.py`` checks it against the earlier, unpruned
+implementation).
 """
 
 from __future__ import annotations
@@ -251,10 +254,8 @@ def _fields_of(entry: EntryLike) -> tuple[str, ...]:
 
 @dataclass
 class Index:
-    """Per-doc, per-field word counts and lengths. Built once per content.
-
-    Postings are derived lazily, per query word, by one pass over the docs' word sets (and
-    memoised), which keeps the build to a few C-level passes."""
+    """Per-doc, per-field word counts and lengths, and per-word postings. Built once per
+    content."""
 
     names: tuple[str, ...]
     counts: tuple[tuple[Mapping[str, int], ...], ...]
