@@ -27,11 +27,14 @@ Scoring: for term t and doc d, ``tf~ = sum_f w_f * tf_f / (1 - b_f + b_f * len_f
 for stem terms). Each hit carries its per-field, per-term contributions (they sum to the
 score).
 
-The index (per-doc, per-field word counts) depends only on the catalog's content and lives in
-the catalog's memo; the parameters (:class:`Params`) only change per-term memos, so a parameter
-change never rebuilds it. Postings and stem classes are derived lazily per query word (one pass
-over the docs for all of a query's new words) and memoised, which keeps the build to a few
-C-level passes in pure Python.
+The index (per-doc, per-field word counts, and each word's postings) depends only on the
+catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
+per-term memos, so a parameter change never rebuilds it. A stem class is found on first use by
+stemming the indexed words that share its prefix, and memoised. A query's top hits come from
+MaxScore pruning (:func:`_best`): terms by decreasing best contribution, docs that cannot reach
+the top skipped, and the survivors' scores summed in the full ranking's order, so they are the
+same floats (``tests/engine/test_bm25f_oracle.py`` checks it against the earlier, unpruned
+implementation).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from bisect import bisect_left
 from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import add
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .bm25 import Hit
@@ -250,10 +254,8 @@ def _fields_of(entry: EntryLike) -> tuple[str, ...]:
 
 @dataclass
 class Index:
-    """Per-doc, per-field word counts and lengths. Built once per content.
-
-    Postings are derived lazily, per query word, by one pass over the docs' word sets (and
-    memoised), which keeps the build to a few C-level passes."""
+    """Per-doc, per-field word counts and lengths, and per-word postings. Built once per
+    content."""
 
     names: tuple[str, ...]
     counts: tuple[tuple[Mapping[str, int], ...], ...]
@@ -266,34 +268,18 @@ class Index:
     vocab: list[str] = field(default_factory=list, repr=False)
     """Sorted indexed words (prefix search for stem classes, run-on splits of queries)."""
     vocab_set: frozenset[str] = field(default=frozenset(), repr=False)
+    postings: Mapping[str, Sequence[int]] = field(default_factory=dict, repr=False)
+    """Per indexed word: the docs containing it in any field, ascending."""
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)
-    """Postings, stem classes and per-(params, term) contributions; derived data only."""
+    """Stem classes and per-(params, term) contributions; derived data only."""
 
     @property
     def n(self) -> int:
         return len(self.names)
 
-    def docs_with(self, word: str) -> tuple[int, ...]:
-        """Docs containing ``word`` in any field (memoised)."""
-        key = ("docs", word)
-        found = self.memo.get(key)
-        if found is None:
-            found = self.memo[key] = (
-                tuple(d for d, ws in enumerate(self.words) if word in ws)
-                if word in self.vocab_set else ())
-        return found
-
-    def prefetch(self, words: Iterable[str]) -> None:
-        """Find the docs of several words in one pass over the docs (what a cold query needs)."""
-        missing = {w for w in words if w in self.vocab_set and ("docs", w) not in self.memo}
-        if len(missing) < 2:
-            return
-        found: dict[str, list[int]] = {w: [] for w in missing}
-        for d, ws in enumerate(self.words):
-            for w in ws & missing if len(ws) > len(missing) else missing & ws:
-                found[w].append(d)
-        for w, docs in found.items():
-            self.memo[("docs", w)] = tuple(docs)
+    def docs_with(self, word: str) -> Sequence[int]:
+        """Docs containing ``word`` in any field, ascending."""
+        return self.postings.get(word, ())
 
     def df(self, word: str) -> int:
         return len(self.docs_with(word))
@@ -311,43 +297,69 @@ def build_index(entries: Sequence[EntryLike]) -> Index:
     docs: list[list[dict[str, int]]] = []
     doc_words: list[set[str]] = []
     lengths: list[list[int]] = [[] for _ in FIELDS]
+    len_name, len_label, len_desc, len_params, len_pdesc, len_summary = lengths
+    labels: dict[str, tuple[str, ...]] = {}
+    count = _count_elements
     for entry in entries:
-        fields = []
-        for f, text in enumerate(_fields_of(entry)):
-            words = words_of(text) if f in _PROSE_FIELDS else text_words(text)
-            lengths[f].append(len(words))
-            counts: dict[str, int] = {}
-            if words:
-                _count_elements(counts, words)
-            fields.append(counts)
+        name, label, description, keys, descs, summary = _fields_of(entry)
+        label_words = labels.get(label)
+        if label_words is None:
+            label_words = labels[label] = tuple(text_words(label))
+        name_words = text_words(name)
+        desc_words = words_of(description)
+        key_words = text_words(keys)
+        pdesc_words = words_of(descs)
+        summary_words = words_of(summary)
+        len_name.append(len(name_words))
+        len_label.append(len(label_words))
+        len_desc.append(len(desc_words))
+        len_params.append(len(key_words))
+        len_pdesc.append(len(pdesc_words))
+        len_summary.append(len(summary_words))
+        fields: list[dict[str, int]] = [{}, {}, {}, {}, {}, {}]
+        c_name, c_label, c_desc, c_params, c_pdesc, c_summary = fields
+        count(c_name, name_words)
+        count(c_label, label_words)
+        count(c_desc, desc_words)
+        count(c_params, key_words)
+        count(c_pdesc, pdesc_words)
+        count(c_summary, summary_words)
         docs.append(fields)
-        doc_words.append(set(fields[0]).union(*fields[1:]))
+        doc_words.append(c_name.keys() | c_label.keys() | c_desc.keys() | c_params.keys()
+                         | c_pdesc.keys())  # the summary's words are the description's
     vocab = set().union(*doc_words)
     split_vocab = {w for w in vocab if len(w) >= MIN_PART}
     identifiers: set[str] = set()
     for fields in docs:
-        for f in _SPLIT_FIELDS:
-            identifiers.update(fields[f])
-    runon = {w: parts for w in identifiers if (parts := split_runon(w, split_vocab))}
-    for doc, fields in enumerate(docs):
-        for f in _SPLIT_FIELDS:
-            counts = fields[f]
-            found = counts.keys() & runon.keys()
-            if not found:
-                continue
-            added = 0
-            for w, c in [(w, counts[w]) for w in found]:  # counts before any part is added
-                parts = runon[w]
-                for part in parts:
-                    counts[part] = counts.get(part, 0) + c
-                added += c * len(parts)
-                doc_words[doc].update(parts)
-            lengths[f][doc] += added
+        identifiers.update(fields[NAME], fields[LABEL], fields[PARAMS])
+    runon = {w: parts for w in identifiers
+             if len(w) >= MIN_RUNON and (parts := split_runon(w, split_vocab))}
+    if runon:
+        runon_keys = runon.keys()
+        for doc, fields in enumerate(docs):
+            for f in _SPLIT_FIELDS:
+                counts = fields[f]
+                found = counts.keys() & runon_keys
+                if not found:
+                    continue
+                added = 0
+                for w, c in [(w, counts[w]) for w in found]:  # counts before any part is added
+                    parts = runon[w]
+                    for part in parts:
+                        counts[part] = counts.get(part, 0) + c
+                    added += c * len(parts)
+                    doc_words[doc].update(parts)
+                lengths[f][doc] += added
+    postings: dict[str, list[int]] = {w: [] for w in vocab}
+    for doc, ws in enumerate(doc_words):
+        for w in ws:
+            postings[w].append(doc)
     n = max(len(docs), 1)
     avg = tuple(sum(col) / n for col in lengths)
     return Index(tuple(e.name for e in entries),
                  tuple(tuple(fields) for fields in docs), tuple(doc_words),
-                 tuple(tuple(col) for col in lengths), avg, sorted(vocab), frozenset(vocab))
+                 tuple(tuple(col) for col in lengths), avg, sorted(vocab), frozenset(vocab),
+                 postings)
 
 
 def idf(n_docs: int, df: int) -> float:
@@ -385,18 +397,6 @@ def term_words(index: Index, term: tuple[str, str]) -> tuple[str, ...]:
     return stem_class(index, text)
 
 
-def _term_docs(index: Index, term: tuple[str, str]) -> tuple[int, ...]:
-    words = term_words(index, term)
-    if len(words) == 1:
-        return index.docs_with(words[0])
-    key = ("termdocs", term)
-    found = index.memo.get(key)
-    if found is None:
-        found = index.memo[key] = tuple(sorted(set().union(
-            *(index.docs_with(w) for w in words)))) if words else ()
-    return found
-
-
 def _norms(index: Index, params: Params) -> tuple[tuple[float, ...], ...]:
     """Per field, per doc: w_f / (1 - b_f + b_f * len / avglen)."""
     memo = index.memo_for(params)
@@ -414,47 +414,92 @@ def _norms(index: Index, params: Params) -> tuple[tuple[float, ...], ...]:
 def _field_parts(index: Index, doc: int, words: tuple[str, ...],
                  norms: tuple[tuple[float, ...], ...]) -> list[float]:
     """Per field: weighted, length-normalised tf of ``words`` in ``doc``."""
+    if len(words) > 1:
+        mine = index.words[doc]
+        words = tuple(w for w in words if w in mine)
     parts = []
     for f, counts in enumerate(index.counts[doc]):
         tf = 0
         for w in words:
-            tf += counts.get(w, 0)
+            if w in counts:
+                tf += counts[w]
         parts.append(tf * norms[f][doc] if tf else 0.0)
     return parts
 
 
 def _contributions(index: Index, term: tuple[str, str], params: Params,
                    memo: dict[Any, Any] | None = None) -> dict[int, float]:
-    """doc -> this term's score contribution (memoised per params)."""
+    """doc -> this term's score contribution (memoised per params).
+
+    Per doc, ``x`` adds ``tf_f * norm_f`` field by field in :data:`FIELDS` order (``tf_f`` the
+    summed counts of the term's words), so every float is the one the formula's left-to-right
+    evaluation gives."""
     if memo is None:
         memo = index.memo_for(params)
-    found = memo.get(term)
+    found: dict[int, float] | None = memo.get(term)
     if found is None:
-        docs = _term_docs(index, term)
-        found = {}
-        if docs:
-            norms = _norms(index, params)
-            words = term_words(index, term)
-            scale = (params.stem_weight if term[0] == "stem" else 1.0) \
-                * idf(index.n, len(docs)) * (params.k1 + 1)
-            k1 = params.k1
-            counts = index.counts
-            if len(words) == 1:
-                w = words[0]
-                for d in docs:
-                    x = 0.0
-                    for f, c in enumerate(counts[d]):
-                        tf = c.get(w)
-                        if tf:
-                            x += tf * norms[f][d]
-                    if x > 0:
-                        found[d] = scale * x / (k1 + x)
-            else:
-                for d in docs:
-                    x = sum(_field_parts(index, d, words, norms))
-                    if x > 0:
-                        found[d] = scale * x / (k1 + x)
-        memo[term] = found
+        words = term_words(index, term)
+        weight = params.stem_weight if term[0] == "stem" else 1.0
+        found = memo[term] = (
+            {} if not words
+            else _word_contributions(index, words[0], params, weight) if len(words) == 1
+            else _class_contributions(index, words, params, weight))
+    return found
+
+
+def _word_contributions(index: Index, w: str, params: Params, weight: float
+                        ) -> dict[int, float]:
+    docs = index.docs_with(w)
+    found: dict[int, float] = {}
+    if not docs:
+        return found
+    k1 = params.k1
+    scale = weight * idf(index.n, len(docs)) * (k1 + 1)
+    n0, n1, n2, n3, n4, n5 = _norms(index, params)
+    counts = index.counts
+    for d in docs:
+        c0, c1, c2, c3, c4, c5 = counts[d]
+        x = 0.0
+        if w in c0:
+            x += c0[w] * n0[d]
+        if w in c1:
+            x += c1[w] * n1[d]
+        if w in c2:
+            x += c2[w] * n2[d]
+        if w in c3:
+            x += c3[w] * n3[d]
+        if w in c4:
+            x += c4[w] * n4[d]
+        if w in c5:
+            x += c5[w] * n5[d]
+        if x > 0:
+            found[d] = scale * x / (k1 + x)
+    return found
+
+
+def _class_contributions(index: Index, words: tuple[str, ...], params: Params, weight: float
+                         ) -> dict[int, float]:
+    counts = index.counts
+    tfs: dict[int, list[int]] = {}  # per doc, per field: the class's summed counts
+    for w in words:
+        for d in index.docs_with(w):
+            row = tfs.get(d)
+            if row is None:
+                row = tfs[d] = [0, 0, 0, 0, 0, 0]
+            for f, c in enumerate(counts[d]):
+                if w in c:
+                    row[f] += c[w]
+    k1 = params.k1
+    scale = weight * idf(index.n, len(tfs)) * (k1 + 1)
+    norms = _norms(index, params)
+    found: dict[int, float] = {}
+    for d in sorted(tfs):
+        x = 0.0
+        for f, tf in enumerate(tfs[d]):
+            if tf:
+                x += tf * norms[f][d]
+        if x > 0:
+            found[d] = scale * x / (k1 + x)
     return found
 
 
@@ -518,9 +563,6 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
     dense: list[list[float]] = []
     sparse: list[dict[int, float]] = []
     memo = index.memo_for(params)
-    cold = [t for t in terms if t not in memo]
-    if len(cold) > 1:
-        index.prefetch(w for t in cold for w in term_words(index, t))
     for term in terms:
         found = _contributions(index, term, params, memo)
         if not found:
@@ -531,7 +573,11 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
             sparse.append(found)
     total: list[float] | dict[int, float]
     if dense:
-        total = list(map(sum, zip(*dense, strict=True))) if len(dense) > 1 else list(dense[0])
+        total = dense[0]
+        for more in dense[1:]:  # ((a + b) + c): the order sum() adds in
+            total = list(map(add, total, more))
+        if total is dense[0]:
+            total = list(total)
         for found in sparse:
             for doc, value in found.items():
                 total[doc] += value
@@ -544,17 +590,117 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
     return total
 
 
-def _top(total: list[float] | dict[int, float], limit: int) -> list[int]:
-    """The best ``limit`` docs with a positive score, ties in doc order."""
-    if isinstance(total, dict):
-        return heapq.nsmallest(limit, total, key=lambda d: (-total[d], d))
-    best = heapq.nlargest(limit, total)
-    floor = best[-1] if best else 0.0
-    if floor <= 0:
-        floor = math.ulp(0.0)
-    candidates = [d for d, v in enumerate(total) if v >= floor]
-    candidates.sort(key=lambda d: -total[d])  # stable: ties keep doc order
-    return candidates[:limit]
+PRUNE_MARGIN = 1e-9
+"""Relative slack on the pruning bound of :func:`_best` (covers float rounding)."""
+
+
+def _best(index: Index, terms: Sequence[tuple[str, str]], params: Params, limit: int
+          ) -> dict[int, float]:
+    """The top ``limit`` docs -> score, best first (ties in doc order): the head of the full
+    ranking :func:`_totals` gives, without scoring every doc (MaxScore pruning).
+
+    Terms are taken by decreasing best contribution; once the best contributions of the terms
+    left sum below a floor (the ``limit``-th best full score among a few likely docs), a doc
+    matching only those terms cannot enter the top, so only the docs already seen are
+    candidates, and a candidate is dropped as soon as its partial score plus the best the terms
+    left could add falls below the floor. Each remaining candidate's score is then summed in the
+    order :func:`_totals` adds (common terms first, then the rest, each in query order), so it
+    is the same float."""
+    memo = index.memo_for(params)
+    found_of: list[dict[int, float]] = []
+    peaks: list[float] = []
+    order: list[dict[int, float]] = []  # _totals' addition order: dense terms, then the others
+    rest: list[dict[int, float]] = []
+    for term in terms:
+        found = _contributions(index, term, params, memo)
+        if found:
+            found_of.append(found)
+            peaks.append(_peak(term, found, memo))
+            (order if len(found) * DENSE_SHARE >= index.n else rest).append(found)
+    order.extend(rest)
+    ranked = sorted(range(len(found_of)), key=peaks.__getitem__, reverse=True)
+    left = [0.0] * (len(ranked) + 1)  # left[j]: the sum of the best contributions of ranked[j:]
+    for j in range(len(ranked) - 1, -1, -1):
+        left[j] = left[j + 1] + peaks[ranked[j]]
+    acc, floor, essential = _accumulate([found_of[i] for i in ranked], left, found_of, limit)
+    candidates: set[int] | dict[int, float] = acc
+    if floor > 0 and essential < len(ranked):
+        if len(acc) > 4 * limit:
+            floor = max(floor, _floor(acc, found_of, limit))
+        tail = [(found_of[i], left[j + 1]) for j, i in enumerate(ranked) if j >= essential]
+        candidates = _survivors(acc, tail, left[essential], floor * (1 - PRUNE_MARGIN))
+    exact = _exact(order, candidates)
+    best = sorted((d for d, v in exact.items() if v > 0), key=lambda d: (-exact[d], d))
+    return {d: exact[d] for d in best[:limit]}
+
+
+def _floor(acc: dict[int, float], found_of: list[dict[int, float]], limit: int) -> float:
+    """The ``limit``-th best full score among the ``2 * limit`` best partial scores."""
+    seeds = heapq.nlargest(2 * limit, acc, key=acc.__getitem__)
+    return heapq.nlargest(limit, (sum(f.get(d, 0.0) for f in found_of) for d in seeds))[-1]
+
+
+def _accumulate(ranked: list[dict[int, float]], left: list[float],
+                found_of: list[dict[int, float]], limit: int
+                ) -> tuple[dict[int, float], float, int]:
+    """(partial scores over the essential terms, the floor, how many terms are essential)."""
+    acc: dict[int, float] = {}
+    floor = 0.0
+    for pos, found in enumerate(ranked):
+        if floor > 0 and left[pos] < floor * (1 - PRUNE_MARGIN):
+            return acc, floor, pos
+        get = acc.get
+        for d, v in found.items():
+            acc[d] = get(d, 0.0) + v
+        if not floor and len(acc) >= limit:
+            floor = _floor(acc, found_of, limit)
+    return acc, floor, len(ranked)
+
+
+def _survivors(acc: dict[int, float], tail: list[tuple[dict[int, float], float]],
+               bound: float, cut: float) -> set[int]:
+    """The docs of ``acc`` whose score can still reach ``cut`` once the ``tail`` terms (each
+    with the best the terms after it can add) are added one by one."""
+    kept = set()
+    for d, partial in acc.items():
+        if partial + bound < cut:
+            continue
+        for found, after in tail:
+            v = found.get(d)
+            if v is not None:
+                partial += v
+            if partial + after < cut:
+                break
+        else:
+            kept.add(d)
+    return kept
+
+
+def _exact(order: list[dict[int, float]], candidates: set[int] | dict[int, float]
+           ) -> dict[int, float]:
+    """Each candidate's score, its contributions added in ``order``."""
+    exact: dict[int, float] = {}
+    size = len(candidates)
+    for found in order:
+        if len(found) < size:
+            pairs = [(d, v) for d, v in found.items() if d in candidates]
+        else:
+            pairs = [(d, found[d]) for d in candidates if d in found]
+        for d, v in pairs:
+            if d in exact:
+                exact[d] += v
+            else:
+                exact[d] = v
+    return exact
+
+
+def _peak(term: tuple[str, str], found: dict[int, float], memo: dict[Any, Any]) -> float:
+    """A term's largest contribution (memoised with it)."""
+    key = ("peak", term)
+    peak: float | None = memo.get(key)
+    if peak is None:
+        peak = memo[key] = max(found.values())
+    return peak
 
 
 def scores(index: Index, query: str, params: Params = DEFAULT_PARAMS) -> dict[int, float]:
@@ -602,16 +748,17 @@ def _ranking(index: Index, query: str, params: Params, limit: int | None
     their stopword score scaled by :data:`STOPWORD_FILL` and kept below the last content hit,
     so a query whose words the catalog lacks still gets the seed's answer."""
     terms = query_terms(index, query)
-    total = _totals(index, terms, params)
     if limit is None:
+        total = _totals(index, terms, params)
         top = [d for d in (range(len(total)) if isinstance(total, list) else total)
                if total[d] > 0]
         top.sort(key=lambda d: -total[d])
         if isinstance(total, dict):
             top.sort(key=lambda d: (-total[d], d))
+        found = {d: total[d] for d in top}
     else:
-        top = _top(total, limit)
-    found = {d: total[d] for d in top}
+        found = _best(index, terms, params, limit)
+        top = list(found)
     content = len(top)
     stops: tuple[tuple[str, str], ...] = ()
     if limit is None or content < limit:
