@@ -212,7 +212,7 @@ def tool_rows(session: SessionState) -> tuple[ToolRow, ...]:
             fixed = ("out of scope", "out-of-scope")
         else:
             fixed = None
-        toolset = ts.name
+        toolset = ts.toolset_id  # named as every output names it (registry name)
         for name, tokens in _names_and_tokens(ts.defs):
             status, rule = fixed or decided.get(name, unregistered)
             rows.append(ToolRow(name, status, rule, toolset, tokens))

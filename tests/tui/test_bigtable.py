@@ -44,7 +44,7 @@ async def test_the_cursor_stays_on_its_tool_when_every_row_changes(make_app):
         app.action_set_enabled("off")
         await settle(pilot)
         assert pane.highlighted_name() == "mcp__xactions__send_dm"
-        assert "visible" in str(pane.table.get_cell("xactions\x1fmcp__xactions__send_dm",
+        assert "visible" in str(pane.table.get_cell("mcp-xactions\x1fmcp__xactions__send_dm",
                                                     "status"))
         assert "Tool search is off" in str(pane.query_one("#tool-explain", Static).content)
 

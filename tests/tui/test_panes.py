@@ -48,7 +48,7 @@ async def test_detaching_a_server_recomputes_everything(make_app):
         app.action_show_tab("tools")  # a hidden Tools pane catches up when shown
         await settle(pilot)
         tools = app.query_one(ToolsPane).table
-        assert _cell(tools, "firecrawl\x1fmcp__firecrawl__scrape", "status") == \
+        assert _cell(tools, "mcp-firecrawl\x1fmcp__firecrawl__scrape", "status") == \
             "\u2013 detached"
         assert "deferred 8" in str(app.query_one(GaugesPane).query_one(Static).content) or \
             app.query_one(GaugesPane).figures.deferred_count == 8
@@ -105,7 +105,7 @@ async def test_tools_status_cells_update_when_tool_search_is_off(make_app):
         app.action_show_tab("tools")
         await settle(pilot)
         table = app.query_one(ToolsPane).table
-        key = "xactions\x1fmcp__xactions__send_dm"
+        key = "mcp-xactions\x1fmcp__xactions__send_dm"
         assert _cell(table, key, "status") == "\u25c7 deferred"
         app.action_set_enabled("off")
         await settle(pilot)
@@ -164,4 +164,4 @@ async def test_tools_pane_catches_up_when_shown_again(make_app):
         app.action_show_tab("tools")
         await settle(pilot)
         table = app.query_one(ToolsPane).table
-        assert _cell(table, "xactions\x1fmcp__xactions__send_dm", "status") == "\u25c6 visible"
+        assert _cell(table, "mcp-xactions\x1fmcp__xactions__send_dm", "status") == "\u25c6 visible"
