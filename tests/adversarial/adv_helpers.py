@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.sources.source_helpers import (  # noqa: F401 - re-exported to the tests
+    free_port,
+    listening,
+    processes_with,
+    wait_until,
+)
 
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "servers"
@@ -80,29 +86,6 @@ def sdk_server(marker: str, *extra: str) -> dict[str, object]:
                                         *extra]}
 
 
-def processes_with(marker: str) -> list[int]:
-    """Live (non-zombie) processes whose command line holds *marker*."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-            status = (entry / "status").read_text()
-        except OSError:
-            continue
-        if marker.encode() in cmdline and "\nState:\tZ" not in status:
-            found.append(int(entry.name))
-    return found
-
-
-def wait_until(predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 def no_leftovers(marker: str) -> None:
@@ -110,18 +93,6 @@ def no_leftovers(marker: str) -> None:
     assert wait_until(lambda: not processes_with(marker), 5.0), processes_with(marker)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def listening(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
 
 
 def start(argv: Sequence[str], port: int) -> subprocess.Popen[bytes]:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from tests.sources.source_helpers import free_port, listening
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -41,18 +42,6 @@ def serve_argv(sources: Sequence[str], *extra: str) -> list[str]:
     return [sys.executable, "-m", "toolsearch", "serve", *sources, *extra]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def listening(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
 
 
 def start_http_gateway(sources: Sequence[str], *extra: str,

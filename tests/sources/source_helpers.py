@@ -68,7 +68,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _listening(port: int) -> bool:
+def listening(port: int) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.2):
             return True
@@ -82,7 +82,7 @@ def start_http_server(*args: str) -> tuple[subprocess.Popen[bytes], str]:
         [sys.executable, str(SERVERS / "demo_server.py"), "--http", str(port), *args],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
-    if not wait_until(lambda: _listening(port) or proc.poll() is not None, 20.0) \
+    if not wait_until(lambda: listening(port) or proc.poll() is not None, 20.0) \
             or proc.poll() is not None:
         proc.kill()
         raise RuntimeError("the HTTP test server did not start")

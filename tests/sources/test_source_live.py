@@ -87,8 +87,9 @@ async def test_failures_are_per_server_and_the_rest_still_load(marker: str) -> N
         ServerConfig("missing", command="/no/such/mcp-server-binary"),
         bench_server("paged", "--tools", "30", marker=marker),
     ]
+    # Seven interpreters start at once on a 2-core machine: 6 s leaves the good ones room.
     started = time.monotonic()
-    results = {r.toolset.name: r.toolset for r in await list_servers(configs, timeout=3)}
+    results = {r.toolset.name: r.toolset for r in await list_servers(configs, timeout=6)}
     elapsed = time.monotonic() - started
     assert results["good"].status is ToolsetStatus.CONNECTED
     assert len(results["paged"].tools) == 30
@@ -96,14 +97,14 @@ async def test_failures_are_per_server_and_the_rest_still_load(marker: str) -> N
               if ts.status is ToolsetStatus.ERROR}
     assert set(errors) == {"crash", "hang", "garbage", "badschema", "missing"}
     assert "closed the connection" in errors["crash"] and "fatal" in errors["crash"]
-    assert errors["hang"] == "no answer within 3 s"
+    assert errors["hang"] == "no answer within 6 s"
     assert "non-MCP output" in errors["garbage"] and "Welcome" in errors["garbage"]
     assert "invalid reply" in errors["badschema"] and "inputSchema" in errors["badschema"]
     assert "command not found" in errors["missing"]
     for reason in errors.values():
         assert "\n" not in reason and len(reason) <= 240
     # In parallel: bounded by the timeout plus the SDK's shutdown grace, not by the sum.
-    assert elapsed < 3 + 2 + 3
+    assert elapsed < 6 + 2 + 3
     assert wait_until(lambda: not processes_with(marker), 5), processes_with(marker)
 
 
