@@ -120,10 +120,9 @@ async def _big_figures(workspace: Any) -> dict[str, Any]:
     from textual.widgets import TabbedContent
 
     from toolsearch.session import SessionState
-
-    from .app import ToolSearchApp
-    from .widgets.gauges import GaugesPane
-    from .widgets.tools import ToolsPane
+    from tui.app import ToolSearchApp
+    from tui.widgets.gauges import GaugesPane
+    from tui.widgets.tools import ToolsPane
 
     figures: dict[str, Any] = {"tools": sum(len(t.tools) for t in workspace.toolsets),
                                "toolsets": len(workspace.toolsets)}

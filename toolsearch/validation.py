@@ -16,9 +16,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from jsonschema.exceptions import best_match
-from jsonschema.validators import validator_for
-
 from .coercion import coerce_arguments
 from .regex_guard import guarded
 from .replies import missing_args_error
@@ -130,6 +127,10 @@ def missing_required(name: str, args: Mapping[str, Any], params: Mapping[str, An
 def schema_violation(name: str, args: Mapping[str, Any], params: Mapping[str, Any]
                      ) -> dict[str, Any] | None:
     """Step 2: the jsonschema check; None when valid or when the check cannot be made."""
+    # jsonschema costs ~0.1 s to import: only a latest tool_call pays it, never start-up
+    from jsonschema.exceptions import best_match
+    from jsonschema.validators import validator_for
+
     try:
         if has_remote_ref(params):
             return None
