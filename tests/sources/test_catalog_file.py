@@ -360,3 +360,22 @@ def test_all_real_dumps_load() -> None:
     index = json.loads((REAL / "index.json").read_text())
     assert index["total_tools"] == 4932
     assert ws.toolset("Airbnb MCP Server") is not None
+
+
+def test_a_document_is_parsed_once_per_content(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resolving a SOURCE again reuses its parse; an edited file (same path) is parsed anew."""
+    from toolsearch.sources import catalog_file
+
+    parses: list[str] = []
+    real = catalog_file._parse
+    monkeypatch.setattr(catalog_file, "_parse",
+                        lambda path, text: parses.append(text) or real(path, text))
+    path = tmp_path / "cat.yaml"
+    path.write_text("name: one\ntoolsets: []\n")
+    first = catalog_file.read_document(path)[0]
+    assert catalog_file.read_document(path)[0] == first == {"name": "one", "toolsets": []}
+    assert len(parses) == 1
+    path.write_text("name: two\ntoolsets: []\n")  # same size, new content
+    assert catalog_file.read_document(path)[0]["name"] == "two"
+    assert len(parses) == 2

@@ -25,6 +25,7 @@ a warning naming the file and the entry goes to ``Workspace.warnings``, e.g.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -34,6 +35,7 @@ from typing import Any
 
 import yaml
 
+from toolsearch.caches import register_cache
 from toolsearch.sources.entries import entry_problem
 from toolsearch.sources.errors import SourceError
 from toolsearch.sources.safe_yaml import YamlRefused, load_yaml
@@ -73,11 +75,29 @@ def is_catalog_file(data: Any) -> bool:
 # --------------------------------------------------------------------------- reading
 
 
+_parsed: dict[tuple[str, bytes], tuple[Any, tuple[str, ...], bool]] = register_cache(
+    "sources.parsed_documents", {})
+"""(path, digest of its bytes) -> the parse: a SOURCE is resolved more than once per command
+(detection, loading, the save target), and parsing is the slow part. Keyed by content, so an
+edited file is parsed again; nothing downstream mutates the parsed data."""
+
+
 def read_document(path: Path) -> tuple[Any, list[str], bool]:
     """Parse a YAML or JSON file. Returns ``(data, warnings, lossy)``; ``lossy`` means some
     bytes were not UTF-8 and were replaced. Raises :class:`SourceError` with one clear line."""
     path = Path(path)
     raw = _read_bounded(path)
+    key = (str(path), hashlib.blake2b(raw, digest_size=16).digest())
+    hit = _parsed.get(key)
+    if hit is None:
+        data, warnings, lossy = _decode_and_parse(path, raw)
+        if len(_parsed) >= 16:
+            _parsed.clear()
+        hit = _parsed[key] = (data, tuple(warnings), lossy)
+    return hit[0], list(hit[1]), hit[2]
+
+
+def _decode_and_parse(path: Path, raw: bytes) -> tuple[Any, list[str], bool]:
     warnings: list[str] = []
     try:
         text = raw.decode("utf-8-sig")
