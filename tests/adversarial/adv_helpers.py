@@ -16,6 +16,7 @@ from tests.sources.source_helpers import (  # noqa: F401 - re-exported to the te
     free_port,
     listening,
     processes_with,
+    stop,
     wait_until,
 )
 
@@ -102,15 +103,6 @@ def start(argv: Sequence[str], port: int) -> subprocess.Popen[bytes]:
         proc.kill()
         raise RuntimeError(f"test server {argv[1]} did not start")
     return proc
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(5)
 
 
 def snapshot_files(folder: Path) -> dict[str, tuple[bytes | str, int, int, int]]:

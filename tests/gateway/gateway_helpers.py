@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.sources.source_helpers import free_port, listening
+from tests.sources.source_helpers import stop as stop_process
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -64,12 +65,7 @@ def start_http_gateway(sources: Sequence[str], *extra: str,
 
 def stop(proc: subprocess.Popen[bytes]) -> str:
     """Stop the process; its stderr (shown by pytest when a test failed)."""
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(5)
+    stop_process(proc, grace=10)
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
     print(err[-4000:])
     return err

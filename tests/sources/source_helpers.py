@@ -89,10 +89,11 @@ def start_http_server(*args: str) -> tuple[subprocess.Popen[bytes], str]:
     return proc, f"http://127.0.0.1:{port}/mcp"
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
+def stop(proc: subprocess.Popen[bytes], grace: float = 5) -> None:
+    """SIGTERM, *grace* seconds, then SIGKILL."""
     proc.terminate()
     try:
-        proc.wait(5)
+        proc.wait(grace)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(5)
