@@ -39,6 +39,7 @@ implementation).
 
 from __future__ import annotations
 
+import gc
 import heapq
 import math
 import re
@@ -79,6 +80,7 @@ _COMPOUND = re.compile(
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _SEPS = re.compile(r"[_\-]+")
 _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
+_PLAIN_IDENT = re.compile(r"[A-Za-z0-9]+(?:[_\-]+[A-Za-z0-9]+)*")
 
 MIN_RUNON = 6
 """Shortest identifier tried for a run-on split; each part must have at least 3 letters."""
@@ -140,7 +142,15 @@ class EntryLike(Protocol):
 @lru_cache(maxsize=65536)
 def identifier_words(ident: str) -> tuple[str, ...]:
     """Lower-case parts of one identifier, then the joined compound when there are several."""
-    parts: list[str] = []
+    if _PLAIN_IDENT.fullmatch(ident) and not _ACRONYM_PLURAL.search(ident):
+        # no empty or symbol-only piece, no ``VMs``: the parts of the whole are the pieces'
+        parts = _PARTS.findall(ident)
+        if not ident.islower():
+            parts = list(map(str.lower, parts))
+        if len(parts) > 1:
+            parts.append("".join(parts))
+        return tuple(parts)
+    parts = []
     for piece in _SEPS.split(ident):
         if _ACRONYM_PLURAL.fullmatch(piece):  # VMs -> vm (the compound adds vms)
             parts.append(piece[:-1].lower())
@@ -158,6 +168,13 @@ _extras_cache: dict[str, tuple[str, ...]] = register_cache("bm25f.extras", {})
 def _extras(ident: str) -> tuple[str, ...]:
     """The words of a compound identifier that the plain ``[a-z0-9]+`` pass does not give."""
     found = _extras_cache.get(ident)
+    if found is None and ("_" in ident or "-" in ident) and ident.isascii() and ident.islower(
+            ) and ident.replace(
+            "_", "").replace("-", "").isalpha():  # snake/kebab of plain words: the compound
+        found = (ident.replace("_", "").replace("-", ""),)
+        if len(_extras_cache) > 65536:
+            _extras_cache.clear()
+        _extras_cache[ident] = found
     if found is None:
         left = list(identifier_words(ident))
         for w in plain_words(ident):
@@ -187,9 +204,14 @@ def text_words(text: str) -> list[str]:
     humps go through :func:`identifier_words` (same multiset as splitting every identifier)."""
     if not text:
         return []
-    words = plain_words(text)
-    for ident in _COMPOUND.findall(text):
-        words.extend(_extras(ident))
+    return _with_extras(text, plain_words(text))
+
+
+def _with_extras(text: str, words: list[str]) -> list[str]:
+    """``words`` (the text's plain words) plus its compound identifiers' extra words."""
+    if "_" in text or "-" in text or not text.islower():
+        for ident in _COMPOUND.findall(text):
+            words.extend(_extras(ident))
     return words
 
 
@@ -233,25 +255,6 @@ def split_runon(word: str, vocab: Container[str]) -> tuple[str, ...]:
 _FIRST_SENTENCE = re.compile(r"[.!?](?:\s|$)")
 
 
-def _fields_of(entry: EntryLike) -> tuple[str, ...]:
-    name = entry.name
-    if name.startswith("mcp__"):
-        _server, sep, tool = name[5:].partition("__")
-        name = tool if sep and tool else name[5:]
-    label = source_label(entry.source_name) if entry.source_name else ""
-    params = def_parameters(entry.schema)
-    props = params.get("properties") if isinstance(params, Mapping) else None
-    keys = descs = ""
-    if isinstance(props, Mapping) and props:
-        keys = " ".join(str(k) for k in props)
-        descs = " ".join(spec["description"] for spec in props.values()
-                         if isinstance(spec, Mapping) and isinstance(spec.get("description"), str))
-    description = entry.description or ""
-    end = _FIRST_SENTENCE.search(description)
-    return (name, label, description, keys, descs,
-            description[:end.start()] if end else description)
-
-
 @dataclass
 class Index:
     """Per-doc, per-field word counts and lengths, and per-word postings. Built once per
@@ -292,74 +295,191 @@ class Index:
         return found
 
 
-def build_index(entries: Sequence[EntryLike]) -> Index:
-    """Index the entries' fields (see the module docstring)."""
-    docs: list[list[dict[str, int]]] = []
-    doc_words: list[set[str]] = []
-    lengths: list[list[int]] = [[] for _ in FIELDS]
-    len_name, len_label, len_desc, len_params, len_pdesc, len_summary = lengths
-    labels: dict[str, tuple[str, ...]] = {}
+def _raw_fields(entry: EntryLike, labels: dict[str, str]) -> tuple[str, str, str, str, str]:
+    """(name, label, description, parameter names, parameter descriptions) of one entry."""
+    name = entry.name
+    if name.startswith("mcp__"):
+        _server, sep, tool = name[5:].partition("__")
+        name = tool if sep and tool else name[5:]
+    source = entry.source_name
+    label = labels.get(source)
+    if label is None:
+        label = labels[source] = source_label(source) if source else ""
+    params = def_parameters(entry.schema)
+    props = params.get("properties") if isinstance(params, Mapping) else None
+    keys = descs = ""
+    if isinstance(props, Mapping) and props:
+        keys = " ".join(map(str, props))
+        descs = " ".join(spec["description"] for spec in props.values()
+                         if isinstance(spec, Mapping) and isinstance(spec.get("description"), str))
+    return name, label, entry.description or "", keys, descs
+
+
+_BULK_TABLE = bytes(0 if c == 0 else b for c, b in enumerate(_ASCII_WORDS))
+
+
+def _plain_words_of(texts: Sequence[str]) -> list[list[str]]:
+    """:func:`plain_words` of each text, in one C-level pass over them all."""
+    if not texts:
+        return []
+    parts = ("\x00".join(texts).encode("ascii", "replace").translate(_BULK_TABLE)
+             .decode("ascii").split("\x00"))
+    if len(parts) != len(texts):  # a text holds a NUL: one at a time
+        return [plain_words(t) for t in texts]
+    return [part.split() for part in parts]
+
+
+def _prose_words_of(texts: Sequence[str]) -> list[list[str]]:
+    return [text_words(t) for t in texts] if PROSE_IDENTIFIERS else _plain_words_of(texts)
+
+
+def _slots(column: Sequence[str]) -> tuple[list[str], list[int]]:
+    """(the distinct texts in first-seen order, each row's index into them)."""
+    distinct = list(dict.fromkeys(column))
+    where = dict(zip(distinct, range(len(distinct)), strict=True))
+    return distinct, list(map(where.__getitem__, column))
+
+
+_key_cache: dict[str, list[str]] = register_cache("bm25f.key_words", {})
+
+
+def _key_words(text: str) -> list[str]:
+    """:func:`text_words` of space-joined parameter names, one name at a time (the same words:
+    a space separates words and identifiers alike), each name's words computed once."""
+    words: list[str] = []
+    known = _key_cache
+    for key in text.split(" "):
+        found = known.get(key)
+        if found is None:
+            if len(known) > 65536:
+                known.clear()
+            found = known[key] = text_words(key)
+        words.extend(found)
+    return words
+
+
+def _counted(word_lists: Iterable[list[str]]) -> list[dict[str, int]]:
+    out = []
     count = _count_elements
-    for entry in entries:
-        name, label, description, keys, descs, summary = _fields_of(entry)
-        label_words = labels.get(label)
-        if label_words is None:
-            label_words = labels[label] = tuple(text_words(label))
-        name_words = text_words(name)
-        desc_words = words_of(description)
-        key_words = text_words(keys)
-        pdesc_words = words_of(descs)
-        summary_words = words_of(summary)
-        len_name.append(len(name_words))
-        len_label.append(len(label_words))
-        len_desc.append(len(desc_words))
-        len_params.append(len(key_words))
-        len_pdesc.append(len(pdesc_words))
-        len_summary.append(len(summary_words))
-        fields: list[dict[str, int]] = [{}, {}, {}, {}, {}, {}]
-        c_name, c_label, c_desc, c_params, c_pdesc, c_summary = fields
-        count(c_name, name_words)
-        count(c_label, label_words)
-        count(c_desc, desc_words)
-        count(c_params, key_words)
-        count(c_pdesc, pdesc_words)
-        count(c_summary, summary_words)
-        docs.append(fields)
-        doc_words.append(c_name.keys() | c_label.keys() | c_desc.keys() | c_params.keys()
-                         | c_pdesc.keys())  # the summary's words are the description's
-    vocab = set().union(*doc_words)
-    split_vocab = {w for w in vocab if len(w) >= MIN_PART}
-    identifiers: set[str] = set()
-    for fields in docs:
-        identifiers.update(fields[NAME], fields[LABEL], fields[PARAMS])
-    runon = {w: parts for w in identifiers
-             if len(w) >= MIN_RUNON and (parts := split_runon(w, split_vocab))}
-    if runon:
-        runon_keys = runon.keys()
-        for doc, fields in enumerate(docs):
-            for f in _SPLIT_FIELDS:
-                counts = fields[f]
-                found = counts.keys() & runon_keys
-                if not found:
-                    continue
-                added = 0
-                for w, c in [(w, counts[w]) for w in found]:  # counts before any part is added
-                    parts = runon[w]
-                    for part in parts:
-                        counts[part] = counts.get(part, 0) + c
-                    added += c * len(parts)
-                    doc_words[doc].update(parts)
-                lengths[f][doc] += added
+    for ws in word_lists:
+        counts: dict[str, int] = {}
+        count(counts, ws)
+        out.append(counts)
+    return out
+
+
+def build_index(entries: Sequence[EntryLike]) -> Index:
+    """Index the entries' fields (see the module docstring).
+
+    Work is done once per distinct text of a field (many tools share parameter names and
+    parameter descriptions); docs with the same text share its (read-only) word counts. The
+    cyclic garbage collector is paused meanwhile: the build makes ~300,000 containers and no
+    cycles, and the collections those allocations trigger cost about a quarter of the build."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_index(entries)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _build_index(entries: Sequence[EntryLike]) -> Index:
+    labels: dict[str, str] = {}
+    rows = [_raw_fields(e, labels) for e in entries]
+    columns = list(zip(*rows, strict=True)) if rows else [(), (), (), (), ()]
+    names, labs, descriptions, keys, pdescs = (_slots(col) for col in columns)
+    # identifier fields: counts per distinct text (run-on parts are added below)
+    ident = [_counted(map(_with_extras, distinct, _plain_words_of(distinct)))
+             for distinct, _ in (names, labs)]
+    ident.append(_counted(_key_words(text) for text in keys[0]))
+    ident_len = [[sum(c.values()) for c in counts] for counts in ident]
+    desc_counts, desc_len, summary_counts, summary_len = _description_counts(descriptions[0])
+    pdesc_words = _prose_words_of(pdescs[0])
+    pdesc_counts = _counted(pdesc_words)
+    pdesc_len = list(map(len, pdesc_words))
+
+    vocab: set[str] = set()
+    for group in (*ident, desc_counts, pdesc_counts):
+        vocab.update(*group)
+    _add_runon_parts(ident, ident_len, vocab)
+
+    name_s, label_s, desc_s, key_s, pdesc_s = (
+        slots for _distinct, slots in (names, labs, descriptions, keys, pdescs))
+    docs = list(zip(map(ident[0].__getitem__, name_s), map(ident[1].__getitem__, label_s),
+                    map(desc_counts.__getitem__, desc_s), map(ident[2].__getitem__, key_s),
+                    map(pdesc_counts.__getitem__, pdesc_s),
+                    map(summary_counts.__getitem__, desc_s), strict=True))
+    lengths = tuple(tuple(map(lens.__getitem__, slots)) for lens, slots in (
+        (ident_len[0], name_s), (ident_len[1], label_s), (desc_len, desc_s),
+        (ident_len[2], key_s), (pdesc_len, pdesc_s), (summary_len, desc_s)))
+    # the summary's words are the description's
+    doc_words = [set(c2).union(c0, c1, c3, c4) for c0, c1, c2, c3, c4, _c5 in docs]
     postings: dict[str, list[int]] = {w: [] for w in vocab}
+    get = postings.__getitem__
     for doc, ws in enumerate(doc_words):
-        for w in ws:
-            postings[w].append(doc)
+        for posting in map(get, ws):
+            posting.append(doc)
     n = max(len(docs), 1)
     avg = tuple(sum(col) / n for col in lengths)
-    return Index(tuple(e.name for e in entries),
-                 tuple(tuple(fields) for fields in docs), tuple(doc_words),
-                 tuple(tuple(col) for col in lengths), avg, sorted(vocab), frozenset(vocab),
-                 postings)
+    return Index(tuple(e.name for e in entries), tuple(docs), tuple(doc_words), lengths, avg,
+                 sorted(vocab), frozenset(vocab), postings)
+
+
+def _description_counts(descriptions: Sequence[str]
+                        ) -> tuple[list[dict[str, int]], list[int], list[dict[str, int]],
+                                   list[int]]:
+    """(description counts, lengths, summary counts, lengths) per description. The summary
+    (first sentence) is a prefix of the description, so the description's words are the
+    summary's followed by the rest's."""
+    cut = []
+    for d in descriptions:
+        end = _FIRST_SENTENCE.search(d)
+        cut.append(end.start() if end else len(d))
+    if PROSE_IDENTIFIERS:
+        summary_words = _prose_words_of([d[:c] for d, c in zip(descriptions, cut, strict=True)])
+        desc_words = _prose_words_of(descriptions)
+        return (_counted(desc_words), list(map(len, desc_words)), _counted(summary_words),
+                list(map(len, summary_words)))
+    halves = _plain_words_of([part for d, c in zip(descriptions, cut, strict=True)
+                              for part in (d[:c], d[c:])])
+    summary_words, rest_words = halves[0::2], halves[1::2]
+    summary_counts = _counted(summary_words)
+    desc_counts = []
+    count = _count_elements
+    for counts, rest in zip(summary_counts, rest_words, strict=True):
+        counts = dict(counts)
+        count(counts, rest)
+        desc_counts.append(counts)
+    desc_len = [len(a) + len(b) for a, b in zip(summary_words, rest_words, strict=True)]
+    return desc_counts, desc_len, summary_counts, list(map(len, summary_words))
+
+
+def _add_runon_parts(ident: list[list[dict[str, int]]], ident_len: list[list[int]],
+                     vocab: set[str]) -> None:
+    """Add the parts of each run-on identifier word to the identifier fields' counts (the
+    parts count as often as the word) and lengths."""
+    split_vocab = {w for w in vocab if len(w) >= MIN_PART}
+    identifiers: set[str] = set()
+    for group in ident:
+        identifiers.update(*group)
+    runon = {w: parts for w in identifiers
+             if len(w) >= MIN_RUNON and (parts := split_runon(w, split_vocab))}
+    if not runon:
+        return
+    runon_keys = runon.keys()
+    for group, lens in zip(ident, ident_len, strict=True):
+        for slot, counts in enumerate(group):
+            if runon_keys.isdisjoint(counts):
+                continue
+            added = 0
+            found = counts.keys() & runon_keys
+            for w, c in [(w, counts[w]) for w in found]:  # counts before any part is added
+                parts = runon[w]
+                for part in parts:
+                    counts[part] = counts.get(part, 0) + c
+                added += c * len(parts)
+            lens[slot] += added
 
 
 def idf(n_docs: int, df: int) -> float:
