@@ -538,12 +538,17 @@ def _field_parts(index: Index, doc: int, words: tuple[str, ...],
         mine = index.words[doc]
         words = tuple(w for w in words if w in mine)
     parts = []
-    for f, counts in enumerate(index.counts[doc]):
+    if len(words) == 1:
+        w = words[0]
+        for counts, norm in zip(index.counts[doc], norms, strict=True):
+            parts.append(counts[w] * norm[doc] if w in counts else 0.0)
+        return parts
+    for counts, norm in zip(index.counts[doc], norms, strict=True):
         tf = 0
         for w in words:
             if w in counts:
                 tf += counts[w]
-        parts.append(tf * norms[f][doc] if tf else 0.0)
+        parts.append(tf * norm[doc] if tf else 0.0)
     return parts
 
 
@@ -599,28 +604,55 @@ def _word_contributions(index: Index, w: str, params: Params, weight: float
 
 def _class_contributions(index: Index, words: tuple[str, ...], params: Params, weight: float
                          ) -> dict[int, float]:
-    counts = index.counts
-    tfs: dict[int, list[int]] = {}  # per doc, per field: the class's summed counts
-    for w in words:
-        for d in index.docs_with(w):
-            row = tfs.get(d)
-            if row is None:
-                row = tfs[d] = [0, 0, 0, 0, 0, 0]
-            for f, c in enumerate(counts[d]):
-                if w in c:
-                    row[f] += c[w]
+    tfs = _class_tfs(index, words)
     k1 = params.k1
     scale = weight * idf(index.n, len(tfs)) * (k1 + 1)
-    norms = _norms(index, params)
+    n0, n1, n2, n3, n4, n5 = _norms(index, params)
     found: dict[int, float] = {}
-    for d in sorted(tfs):
+    for d in sorted(tfs):  # x adds the fields in order, as the formula does
+        t0, t1, t2, t3, t4, t5 = tfs[d]
         x = 0.0
-        for f, tf in enumerate(tfs[d]):
-            if tf:
-                x += tf * norms[f][d]
+        if t0:
+            x += t0 * n0[d]
+        if t1:
+            x += t1 * n1[d]
+        if t2:
+            x += t2 * n2[d]
+        if t3:
+            x += t3 * n3[d]
+        if t4:
+            x += t4 * n4[d]
+        if t5:
+            x += t5 * n5[d]
         if x > 0:
             found[d] = scale * x / (k1 + x)
     return found
+
+
+def _class_tfs(index: Index, words: tuple[str, ...]) -> dict[int, list[int]]:
+    """Per doc containing any of ``words``, per field: their summed counts."""
+    counts = index.counts
+    tfs: dict[int, list[int]] = {}
+    get = tfs.get
+    for w in words:
+        for d in index.docs_with(w):
+            c0, c1, c2, c3, c4, c5 = counts[d]
+            row = get(d)
+            if row is None:
+                row = tfs[d] = [0, 0, 0, 0, 0, 0]
+            if w in c0:
+                row[0] += c0[w]
+            if w in c1:
+                row[1] += c1[w]
+            if w in c2:
+                row[2] += c2[w]
+            if w in c3:
+                row[3] += c3[w]
+            if w in c4:
+                row[4] += c4[w]
+            if w in c5:
+                row[5] += c5[w]
+    return tfs
 
 
 # --------------------------------------------------------------------------- queries
