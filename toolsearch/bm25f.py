@@ -666,13 +666,51 @@ def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
             continue
         words.append(w)
         if w not in index.vocab_set or index.df(w) <= QUERY_RUNON_DF:
-            words.extend(split_runon(w, index.vocab_set))
+            parts = split_runon(w, index.vocab_set)
+            words.extend(parts or _typo_fix(index, w))
     terms: dict[tuple[str, str], None] = {}
     for w in words:
         terms[("exact", w)] = None
         if len(w) >= MIN_STEM and not w.isdigit():
             terms[("stem", stem(w))] = None
     return tuple(terms)
+
+
+MIN_TYPO = 5
+"""Shortest query word that is read as a typo when the catalog lacks it (and its stem)."""
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _edits(word: str) -> set[str]:
+    """Every word one deletion, transposition, substitution or insertion away."""
+    out = set()
+    for i in range(len(word) + 1):
+        head, tail = word[:i], word[i:]
+        if tail:
+            out.add(head + tail[1:])
+            out.update(head + c + tail[1:] for c in _LETTERS)
+            if len(tail) > 1:
+                out.add(head + tail[1] + tail[0] + tail[2:])
+        out.update(head + c + tail for c in _LETTERS)
+    out.discard(word)
+    return out
+
+
+def _typo_fix(index: Index, word: str) -> tuple[str, ...]:
+    """(the catalog word one edit away, most docs first, then alphabetical) for a query word of
+    at least :data:`MIN_TYPO` letters that the catalog lacks, its stem too; else ()."""
+    if len(word) < MIN_TYPO or not word.isalpha() or not word.isascii():
+        return ()
+    key = ("typo", word)
+    found: tuple[str, ...] | None = index.memo.get(key)
+    if found is None:
+        found = ()
+        if word not in index.vocab_set and not stem_class(index, stem(word)):
+            near = sorted(w for w in _edits(word) if w in index.vocab_set)
+            if near:
+                found = (max(near, key=index.df),)
+        index.memo[key] = found
+    return found
 
 
 def term_label(term: tuple[str, str]) -> str:

@@ -1,6 +1,7 @@
 """The ``bm25f`` retrieval as it was before the speed work (issue 11), kept verbatim as a slow
 reference oracle: tests/engine/test_bm25f_oracle.py checks the fast module ranks and explains
-exactly as this did. Not used by the engine.
+exactly as this did. Not used by the engine. One ranking change made on purpose since then is
+reproduced here, written independently: the typo rule (:func:`_typo_fix`).
 
 Original docstring: Fielded BM25 (BM25F) over a catalog (SPEC §9).
 
@@ -465,6 +466,34 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
 # --------------------------------------------------------------------------- queries
 
 
+def _one_edit(a: str, b: str) -> bool:
+    """``b`` is one deletion, insertion, substitution or adjacent transposition from ``a``."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                   and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def _typo_fix(index: Index, word: str) -> tuple[str, ...]:
+    """Added with the typo rule (issue 11, after the speed work; a ranking change on purpose):
+    a query word of 5+ letters that the catalog lacks, its stem class too, also matches the
+    catalog word one edit away that most docs hold (ties: alphabetical). Written here as a
+    plain scan of the vocabulary, independently of the fast module's edit generation."""
+    if len(word) < 5 or not word.isalpha() or not word.isascii() or word in index.vocab_set:
+        return ()
+    if stem_class(index, stem(word)):
+        return ()
+    near = [v for v in index.vocab if _one_edit(word, v)]
+    if not near:
+        return ()
+    best = max(index.df(v) for v in near)
+    return (min(v for v in near if index.df(v) == best),)
+
+
 def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
     """Distinct ``("exact", word)`` and ``("stem", stem)`` terms of a query, in query order."""
     words: list[str] = []
@@ -473,7 +502,8 @@ def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
             continue
         words.append(w)
         if w not in index.vocab_set or index.df(w) <= QUERY_RUNON_DF:
-            words.extend(split_runon(w, index.vocab_set))
+            parts = split_runon(w, index.vocab_set)
+            words.extend(parts or _typo_fix(index, w))
     terms: dict[tuple[str, str], None] = {}
     for w in words:
         terms[("exact", w)] = None

@@ -129,6 +129,21 @@ def test_only_stopwords_fill_a_short_result_below_the_content_hits():
     assert any("(stopword)" in t for t, v in hits[1].terms if v)
 
 
+def test_a_misspelt_word_the_catalog_lacks_matches_the_word_one_edit_away():
+    defs = [fdef("mcp__a__take_screenshot", "Capture the page as an image."),
+            fdef("mcp__a__click", "Click an element."),
+            fdef("mcp__a__extension_list", "List extensions.")]
+    hits = search(defs, "screenshoot")
+    assert names(hits) == ["mcp__a__take_screenshot"]
+    assert [t for t, v in hits[0].terms if v] == ["screenshot", "screenshot~"]
+    index = bm25f.index_of(catalog(defs))
+    assert ("exact", "screenshot") in bm25f.query_terms(index, "take screenshoot")
+    # a word whose stem the catalog holds, a short word and a known word are left alone
+    assert bm25f.query_terms(index, "clicking") == (("exact", "clicking"), ("stem", "click"))
+    assert bm25f.query_terms(index, "clik") == (("exact", "clik"), ("stem", "clik"))
+    assert bm25f.query_terms(index, "click") == (("exact", "click"), ("stem", "click"))
+
+
 def test_no_word_at_all_falls_back_to_the_name_substring(worked_defs, worked_registry):
     hits = search(worked_defs, "calend", registry=worked_registry)
     assert [(h.name, h.score, h.fallback) for h in hits] == [
