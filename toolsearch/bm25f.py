@@ -683,15 +683,11 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 def _edits(word: str) -> set[str]:
     """Every word one deletion, transposition, substitution or insertion away."""
-    out = set()
-    for i in range(len(word) + 1):
-        head, tail = word[:i], word[i:]
-        if tail:
-            out.add(head + tail[1:])
-            out.update(head + c + tail[1:] for c in _LETTERS)
-            if len(tail) > 1:
-                out.add(head + tail[1] + tail[0] + tail[2:])
-        out.update(head + c + tail for c in _LETTERS)
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    out = {head + c + tail for head, tail in splits for c in _LETTERS}  # insertions
+    out.update([head + c + tail[1:] for head, tail in splits[:-1] for c in _LETTERS])
+    out.update([head + tail[1:] for head, tail in splits[:-1]])
+    out.update([head + tail[1] + tail[0] + tail[2:] for head, tail in splits[:-2]])
     out.discard(word)
     return out
 
@@ -706,7 +702,7 @@ def _typo_fix(index: Index, word: str) -> tuple[str, ...]:
     if found is None:
         found = ()
         if word not in index.vocab_set and not stem_class(index, stem(word)):
-            near = sorted(w for w in _edits(word) if w in index.vocab_set)
+            near = sorted(_edits(word) & index.vocab_set)
             if near:
                 found = (max(near, key=index.df),)
         index.memo[key] = found
