@@ -207,3 +207,23 @@ def test_beats_seed_on_the_shared_azure_prompts_over_their_catalog():
     assert ours.n == seed.n == len(queries)
     assert ours.recall_at_5 >= seed.recall_at_5
     assert ours.mrr > seed.mrr
+
+
+def test_the_c_stemmer_and_the_pure_python_one_give_the_same_stems():
+    """PyStemmer only makes stemming faster: the pure-Python Snowball (what runs without it)
+    stems every word of the real catalogs the same way."""
+    stemmer = pytest.importorskip("Stemmer")
+    from snowballstemmer import english_stemmer
+
+    real = SHARED / "catalogs" / "real"
+    if real.is_dir():
+        from toolsearch.sources.catalog_file import load_dump_dir
+
+        words = bm25f.build_index(recall.search_catalog_for(load_dump_dir(real), "seed").entries
+                                  ).vocab
+    else:
+        words = ["creating", "copies", "running", "generously", "skies", "dying", "news", "vms"]
+    c_stems = stemmer.Stemmer("english").stemWords(words)
+    py = english_stemmer.EnglishStemmer()
+    assert c_stems == [py.stemWord(w) for w in words]
+
