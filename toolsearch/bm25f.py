@@ -17,7 +17,10 @@ endpoint). Every word is indexed exactly; its Snowball stem class
 while an exact match still scores more.
 
 Query side: the same splitting, English stopwords dropped, each distinct word counted once, each
-distinct stem counted once. When fewer tools than asked match a content word, tools matching
+distinct stem counted once. A query word of 5+ letters that the catalog lacks, its stem too,
+and that splits into no run-on parts is read as a typo: the catalog word one edit away
+(deletion, insertion, substitution, adjacent transposition) that most tools hold is added
+(``screenshoot`` -> screenshot). When fewer tools than asked match a content word, tools matching
 only the query's stopwords fill the rest (scaled to 1%, always below the content hits); when
 nothing matches at all, the seed's name-substring fallback (0.1).
 
@@ -29,7 +32,9 @@ score).
 
 The index (per-doc, per-field word counts, and each word's postings) depends only on the
 catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
-per-term memos, so a parameter change never rebuilds it. A stem class is found on first use by
+per-term memos, so a parameter change never rebuilds it. The build works once per distinct
+text of a field (tools share parameter names and descriptions), tokenises prose in one C-level
+pass per field and pauses the cyclic garbage collector (no cycles are made). A stem class is found on first use by
 stemming the indexed words that share its prefix, and memoised. A query's top hits come from
 MaxScore pruning (:func:`_best`): terms by decreasing best contribution, docs that cannot reach
 the top skipped, and the survivors' scores summed in the full ranking's order, so they are the

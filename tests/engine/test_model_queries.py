@@ -55,3 +55,20 @@ def test_model_query_gold_names_are_real_searchable_tools():
             assert report.n == len(queries)
         servers.update(registry.toolsets[name] for query in queries for name in query.gold_names)
     assert len(servers) >= 40
+
+
+def test_tuning_query_files_are_well_formed_real_and_apart_from_the_held_out_sets():
+    """``queries/tune-*.jsonl`` (tuning data for bm25f): same format, and no query of theirs
+    is a query of the held-out ``models-*.jsonl`` sets."""
+    tune = sorted((ROOT / "queries").glob("tune-*.jsonl"))
+    assert tune, "no queries/tune-*.jsonl"
+    held_out = {q.text.lower() for path in FILES for q in load_queries(path)}
+    queries = [q for path in tune for q in load_queries(path)]
+    assert len(queries) >= 100
+    assert all(q.kind in KINDS and q.gold for q in queries)
+    assert not {q.text.lower() for q in queries} & held_out
+    real = SHARED / "catalogs" / "real"
+    if real.is_dir():
+        ws = load_dump_dir(real)
+        known = {e.name for e in recall.search_catalog_for(ws, "seed").entries}
+        assert {n for q in queries for n in q.gold_names} <= known
