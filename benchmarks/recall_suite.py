@@ -178,64 +178,24 @@ def _names_of(ws: Any) -> frozenset[str]:
 
 BUILD_TARGET_MS = 300.0
 QUERY_TARGET_MS = 2.0
-SPEED_SETS = ("azure-mcp", "livemcpbench")
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
 
 
 def measure_speed(suite: Suite) -> dict[str, Any]:
-    """bm25f over the union, in CPU time (process_time: the machine may be shared).
+    """bm25f over the union, in CPU time (the machine may be shared), measured in a fresh
+    process by ``benchmarks/bm25f_speed.py --json`` (the index build best of 3 from cold
+    caches, beside the seed's catalog build; per shared set, a first pass over a fresh index
+    and a warm pass, p50 / p95 per top-5 query)."""
+    import json
+    import os
+    import subprocess
 
-    Index build: best of 3, each from cold word caches (as a fresh process builds it), beside
-    the seed's catalog build. Queries (top 5, as tool_search asks): per shared set, a first
-    pass over a fresh index (every term, stem class and norm derived on first use) and a
-    second pass (warm), p50 / p95 per query."""
-    from toolsearch import bm25f
-    from toolsearch.caches import clear_caches
-    from toolsearch.catalog import build_catalog
-
-    entries = recall.search_catalog_for(suite.union(), OURS).entries
-    build, wall = [], []
-    index = None
-    for _ in range(3):
-        clear_caches()
-        index = None  # the previous index is freed outside the timing
-        c, w = time.process_time(), time.perf_counter()
-        index = bm25f.build_index(entries)
-        build.append(time.process_time() - c)
-        wall.append(time.perf_counter() - w)
-    defs, registry = suite.union().tool_defs(), suite.union().registry()
-    seed = []
-    for _ in range(3):
-        clear_caches()
-        c = time.process_time()
-        build_catalog(defs, registry, BASE)
-        seed.append(time.process_time() - c)
-    out: dict[str, Any] = {"tools": len(entries), "build_ms": min(build) * 1000,
-                           "seed_build_ms": min(seed) * 1000, "build_wall_ms": min(wall) * 1000,
-                           "sets": {}}
-    for name in SPEED_SETS:
-        qfile = suite.shared / "recall" / f"{name}.jsonl"
-        if not qfile.exists():
-            continue
-        queries = recall.load_queries(qfile)
-        clear_caches()
-        index = bm25f.build_index(entries)
-        passes = []
-        for _ in range(2):
-            times = []
-            for q in queries:
-                c = time.process_time()
-                bm25f.search(index, q.text, 5)
-                times.append(time.process_time() - c)
-            passes.append(times)
-        out["sets"][name] = {"n": len(queries),
-                             "first_p50": _pct(passes[0], .5), "first_p95": _pct(passes[0], .95),
-                             "warm_p50": _pct(passes[1], .5), "warm_p95": _pct(passes[1], .95)}
-    return out
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), env.get("PYTHONPATH"))))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bm25f_speed.py"), "--json",
+         "--shared", str(suite.shared)], capture_output=True, text=True, env=env, check=True)
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
 
 
 def _recall_targets(suite: Suite) -> None:
@@ -286,12 +246,12 @@ def _reach(suite: Suite, say: Callable[[str], None]) -> None:
 
 def _speed(suite: Suite, say: Callable[[str], None]) -> None:
     speed = measure_speed(suite)
-    stemmer = _stemmer_kind()
+    stemmer = speed["stemmer"]
     say(f"\nbm25f speed over the union ({speed['tools']} tools; CPU time, the machine may be "
         f"shared; stemmer: {stemmer}):")
     say(f"  index build {speed['build_ms']:.0f} ms (target <= {BUILD_TARGET_MS:.0f} ms; best of "
-        f"3 from cold caches; wall {speed['build_wall_ms']:.0f} ms; the seed's BM25 catalog "
-        f"build: {speed['seed_build_ms']:.0f} ms)")
+        f"3 from cold caches, in a fresh process; wall {speed['build_wall_ms']:.0f} ms; the "
+        f"seed's BM25 catalog build: {speed['seed_build_ms']:.0f} ms)")
     suite.check(f"bm25f index build for the union <= {BUILD_TARGET_MS:.0f} ms",
                 speed["build_ms"] <= BUILD_TARGET_MS, f"{speed['build_ms']:.0f} ms CPU")
     for name, s in speed["sets"].items():
@@ -303,13 +263,6 @@ def _speed(suite: Suite, say: Callable[[str], None]) -> None:
             value = s[f"{kind}_p95"]
             suite.check(f"bm25f query p95 <= {QUERY_TARGET_MS:.0f} ms ({name}, {label})",
                         value <= QUERY_TARGET_MS, f"{value:.2f} ms CPU")
-
-
-def _stemmer_kind() -> str:
-    from toolsearch.catalog import _stemmer
-
-    kind = type(_stemmer()).__module__
-    return "PyStemmer (C)" if kind.startswith("Stemmer") else "snowballstemmer (pure Python)"
 
 
 def run_suite(shared: Path, say: Callable[[str], None] = print, reach: bool = True) -> int:
