@@ -311,13 +311,17 @@ def _raw_fields(entry: EntryLike, labels: dict[str, str]) -> tuple[str, str, str
     if label is None:
         label = labels[source] = source_label(source) if source else ""
     params = def_parameters(entry.schema)
-    props = params.get("properties") if isinstance(params, Mapping) else None
+    props = params.get("properties") if _is_mapping(params) else None
     keys = descs = ""
-    if isinstance(props, Mapping) and props:
+    if props and _is_mapping(props):
         keys = " ".join(map(str, props))
-        descs = " ".join(spec["description"] for spec in props.values()
-                         if isinstance(spec, Mapping) and isinstance(spec.get("description"), str))
+        descs = " ".join([text for spec in props.values() if _is_mapping(spec)
+                          and isinstance(text := spec.get("description"), str)])
     return name, label, entry.description or "", keys, descs
+
+
+def _is_mapping(value: object) -> bool:
+    return isinstance(value, dict) or isinstance(value, Mapping)  # dict first: no ABC check
 
 
 _BULK_TABLE = bytes(0 if c == 0 else b for c, b in enumerate(_ASCII_WORDS))
@@ -473,18 +477,17 @@ def _add_runon_parts(ident: list[list[dict[str, int]]], ident_len: list[list[int
     if not runon:
         return
     runon_keys = runon.keys()
+    count = _count_elements
     for group, lens in zip(ident, ident_len, strict=True):
         for slot, counts in enumerate(group):
             if runon_keys.isdisjoint(counts):
                 continue
-            added = 0
-            found = counts.keys() & runon_keys
-            for w, c in [(w, counts[w]) for w in found]:  # counts before any part is added
-                parts = runon[w]
-                for part in parts:
-                    counts[part] = counts.get(part, 0) + c
-                added += c * len(parts)
-            lens[slot] += added
+            added: list[str] = []
+            for w in counts.keys() & runon_keys:  # counts before any part is added
+                c = counts[w]
+                added.extend(runon[w] if c == 1 else runon[w] * c)
+            count(counts, added)
+            lens[slot] += len(added)
 
 
 def idf(n_docs: int, df: int) -> float:
