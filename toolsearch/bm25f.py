@@ -49,7 +49,7 @@ import heapq
 import math
 import re
 from bisect import bisect_left
-from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import add
@@ -909,21 +909,34 @@ def explain(index: Index, doc: int, terms: Iterable[tuple[str, str]],
             params: Params = DEFAULT_PARAMS) -> tuple[tuple[tuple[str, float], ...],
                                                       tuple[tuple[str, str, float], ...]]:
     """(per-term totals, per-term per-field parts) of one doc's score."""
+    return _explainer(index, tuple(terms), params)(doc)
+
+
+def _explainer(index: Index, terms: tuple[tuple[str, str], ...], params: Params
+               ) -> Callable[[int], tuple[tuple[tuple[str, float], ...],
+                                          tuple[tuple[str, str, float], ...]]]:
+    """:func:`explain` for any doc, with the terms' labels, contributions and words looked up
+    once (a search explains each of its hits)."""
     norms = _norms(index, params)
     memo = index.memo_for(params)
-    per_term: list[tuple[str, float]] = []
-    parts: list[tuple[str, str, float]] = []
-    for term in terms:
-        label = term_label(term)
-        value = _contributions(index, term, params, memo).get(doc, 0.0)
-        per_term.append((label, value))
-        if not value:
-            continue
-        by_field = _field_parts(index, doc, term_words(index, term), norms)
-        whole = sum(by_field)
-        parts.extend((label, FIELDS[f], value * x / whole)
-                     for f, x in enumerate(by_field) if x > 0)
-    return tuple(per_term), tuple(parts)
+    prepared = [(term_label(term), _contributions(index, term, params, memo),
+                 term_words(index, term)) for term in terms]
+
+    def one(doc: int) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, str, float], ...]]:
+        per_term: list[tuple[str, float]] = []
+        parts: list[tuple[str, str, float]] = []
+        for label, found, words in prepared:
+            value = found.get(doc, 0.0)
+            per_term.append((label, value))
+            if not value:
+                continue
+            by_field = _field_parts(index, doc, words, norms)
+            whole = sum(by_field)
+            parts.extend((label, FIELDS[f], value * x / whole)
+                         for f, x in enumerate(by_field) if x > 0)
+        return tuple(per_term), tuple(parts)
+
+    return one
 
 
 def stopword_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
@@ -981,9 +994,10 @@ def search(index: Index, query: str, limit: int = 5, params: Params = DEFAULT_PA
     top, found, terms, stops, content = _ranking(index, query, params, limit)
     if top:
         hits = []
+        explain_doc = _explainer(index, terms, params)
         for rank, doc in enumerate(top):
             if rank < content:
-                per_term, parts = explain(index, doc, terms, params)
+                per_term, parts = explain_doc(doc)
             else:
                 per_term, parts = _explain_fill(index, doc, terms, stops, params, found[doc])
             hits.append(Bm25fHit(doc, index.names[doc], found[doc], per_term, parts))
