@@ -11,6 +11,7 @@ shared connection from the gateway's request tasks, each under the call timeout.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -20,6 +21,7 @@ from typing import Any
 import anyio
 
 from toolsearch.bridge import ExecutionResult
+from toolsearch.sources.executor import result_content
 from toolsearch.sources.live import (
     DEFAULT_TIMEOUT,
     ServerConfig,
@@ -50,6 +52,11 @@ class UpstreamResult:
     @property
     def is_error(self) -> bool:
         return bool(getattr(self.result, "is_error", False))
+
+    def __str__(self) -> str:
+        """The reply as the feed summarises a live call's (the structured content, else the
+        text blocks, as JSON): the bridge's summary is ``result: `` and this."""
+        return json.dumps(result_content(self.result), ensure_ascii=False)
 
 
 class Upstream:
