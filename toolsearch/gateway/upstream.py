@@ -40,6 +40,7 @@ DEFAULT_CALL_TIMEOUT = 60.0
 PING_INTERVAL = 5.0
 RECONNECT_FIRST = 0.5
 RECONNECT_MAX = 10.0
+SUMMARY_TEXT = 2000
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,14 @@ class UpstreamResult:
 
     def __str__(self) -> str:
         """The reply as the feed summarises a live call's (the structured content, else the
-        text blocks, as JSON): the bridge's summary is ``result: `` and this."""
-        return json.dumps(result_content(self.result), ensure_ascii=False)
+        text blocks, as JSON): the bridge's summary is ``result: `` and this. Long text is
+        cut first (a summary shows a line of it)."""
+        structured = getattr(self.result, "structured_content", None)
+        if structured is not None:
+            return json.dumps(structured, ensure_ascii=False, default=str)
+        text = result_content(self.result)
+        return json.dumps(text[:SUMMARY_TEXT] if isinstance(text, str) else text,
+                          ensure_ascii=False, default=str)
 
 
 class Upstream:
