@@ -1,8 +1,8 @@
 """The floor of ``toolsearch bench gateway``: an empty pass-through made of the ``mcp`` SDK only.
 
 A lowlevel SDK ``Server`` over the SDK's own ``stdio_server`` whose ``tools/call`` forwards
-the call, as is, to an upstream through one SDK ``Client`` (stdio) and returns its reply:
-no engine, no events, no guards. What it adds over calling the upstream directly is what
+the call, as is, to an upstream through one SDK ``Client`` (stdio, the same protocol mode as
+the gateway's upstream connections) and returns its reply: no engine, no events, no guards. What it adds over calling the upstream directly is what
 the SDK itself costs on the two hops a gateway has; the gateway cannot do much better.
 
 Usage: ``python gateway_floor.py UPSTREAM_SCRIPT``.
@@ -23,7 +23,9 @@ async def main(upstream: str) -> None:
     from mcp.server.stdio import stdio_server
 
     params = StdioServerParameters(command=sys.executable, args=[upstream])
-    async with Client(params, mode="legacy", cache=None) as up:
+    # the protocol mode the gateway's own upstream connections use (the SDK's default, auto:
+    # the 2026 wire when the server offers it)
+    async with Client(params, cache=None) as up:
         listed = (await up.list_tools()).tools
 
         async def on_list_tools(ctx: Any, params: Any) -> Any:
