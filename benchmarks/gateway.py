@@ -3,7 +3,12 @@
 1. **Added latency of tool_call.** One client calls ``add`` on a stdio upstream directly, then
    through the gateway (``tool_call`` over stdio, the gateway's own stdio connection to the
    same kind of upstream). Added = gateway figure minus direct figure, median and p95.
-   Targets: <= 2 ms median, <= 5 ms p95.
+   Targets: <= 2 ms median, <= 5 ms p95. Measured twice: with the upstream as the gateway's
+   only source, and with the 4,932 real tools loaded beside it (``big``: the session the
+   bridge guards are checked against is then large). Beside them, the **floor**: an empty
+   pass-through made of the ``mcp`` SDK alone (``gateway_floor.py``: the SDK's stdio
+   server forwarding to the same upstream through the SDK's client), which shows what the
+   SDK's two hops cost before the gateway does anything.
 2. **tool_search round trip over stdio at 4,932 tools** (the real dumps in
    ``../shared/catalogs/real`` as the gateway's source). Target: <= 5 ms median.
 3. **100 concurrent tool_calls against a 50 ms upstream** tool, wall time. Target: <= 0.5 s.
@@ -29,10 +34,11 @@ import anyio
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 UPSTREAM = HERE / "gateway_upstream.py"
+FLOOR = HERE / "gateway_floor.py"
 QUERIES = ("create github issue", "search web pages", "list files in a folder",
            "send a slack message", "query database table", "read aws cloudwatch logs")
-TARGETS = {"added_median_ms": 2.0, "added_p95_ms": 5.0, "search_median_ms": 5.0,
-           "concurrent_100_s": 0.5}
+TARGETS = {"added_median_ms": 2.0, "added_p95_ms": 5.0, "big_added_median_ms": 2.0,
+           "big_added_p95_ms": 5.0, "search_median_ms": 5.0, "concurrent_100_s": 0.5}
 
 
 def _env() -> dict[str, str]:
@@ -68,23 +74,44 @@ async def _timed(call: Callable[[], Any], n: int) -> list[float]:
     return out
 
 
-async def _latency(config: Path, events: Path, rounds: int, per_round: int) -> dict[str, Any]:
-    direct: list[float] = []
-    via: list[float] = []
-    async with _client([sys.executable, str(UPSTREAM)]) as up, \
-            _client(_gateway_cmd([str(config)], events)) as gw:
-        def call_direct() -> Any:
-            return up.call_tool("add", {"a": 1, "b": 2})
+def _figures(name: str, times: list[float], direct: list[float]) -> dict[str, float]:
+    """``floor_*`` / ``gateway_*`` / ``big_gateway_*`` medians and p95s, and what each adds
+    over the direct call (``floor_added_*``, ``added_*``, ``big_added_*``)."""
+    shown = {"floor": "floor", "": "gateway", "big": "big_gateway"}[name]
+    added = {"floor": "floor_added", "": "added", "big": "big_added"}[name]
+    median, p95 = statistics.median(times), _pct(times, 0.95)
+    return {f"{shown}_median_ms": median, f"{shown}_p95_ms": p95,
+            f"{added}_median_ms": median - statistics.median(direct),
+            f"{added}_p95_ms": p95 - _pct(direct, 0.95)}
 
-        def call_gateway() -> Any:
-            return gw.call_tool("tool_call", {"name": "mcp__benchup__add",
-                                              "arguments": {"a": 1, "b": 2}})
 
-        await _timed(call_direct, 20)  # warm up both paths
-        await _timed(call_gateway, 20)
-        for _ in range(rounds):
-            direct += await _timed(call_direct, per_round)
-            via += await _timed(call_gateway, per_round)
+async def _latency(config: Path, real: Path | None, tmp: Path, rounds: int, per_round: int
+                   ) -> dict[str, Any]:
+    from contextlib import AsyncExitStack
+
+    add = {"a": 1, "b": 2}
+    bridged = {"name": "mcp__benchup__add", "arguments": add}
+    async with AsyncExitStack() as stack:
+        up = await stack.enter_async_context(_client([sys.executable, str(UPSTREAM)]))
+        floor = await stack.enter_async_context(
+            _client([sys.executable, str(FLOOR), str(UPSTREAM)]))
+        gw = await stack.enter_async_context(
+            _client(_gateway_cmd([str(config)], tmp / "events.jsonl")))
+        calls: dict[str, Callable[[], Any]] = {
+            "direct": lambda: up.call_tool("add", add),
+            "floor": lambda: floor.call_tool("add", add),
+            "": lambda: gw.call_tool("tool_call", bridged),
+        }
+        if real is not None:
+            big = await stack.enter_async_context(
+                _client(_gateway_cmd([str(config), str(real)], tmp / "events-big.jsonl")))
+            calls["big"] = lambda: big.call_tool("tool_call", bridged)
+        times: dict[str, list[float]] = {name: [] for name in calls}
+        for call in calls.values():  # warm up every path
+            await _timed(call, 20)
+        for _ in range(rounds):  # alternate, so load on a shared machine hits all alike
+            for name, call in calls.items():
+                times[name] += await _timed(call, per_round)
 
         started = time.perf_counter()
         async with anyio.create_task_group() as tg:
@@ -97,14 +124,15 @@ async def _latency(config: Path, events: Path, rounds: int, per_round: int) -> d
                 tg.start_soon(gw.call_tool, "tool_call", {"name": "mcp__benchup__wait50",
                                                            "arguments": {}})
         concurrent = time.perf_counter() - started
-    return {
+    direct = times.pop("direct")
+    results: dict[str, Any] = {
         "direct_median_ms": statistics.median(direct), "direct_p95_ms": _pct(direct, 0.95),
-        "gateway_median_ms": statistics.median(via), "gateway_p95_ms": _pct(via, 0.95),
-        "added_median_ms": statistics.median(via) - statistics.median(direct),
-        "added_p95_ms": _pct(via, 0.95) - _pct(direct, 0.95),
-        "calls": len(via), "concurrent_100_s": concurrent,
+        "calls": len(direct), "concurrent_100_s": concurrent,
         "direct_concurrent_100_s": direct_concurrent,
     }
+    for name, values in times.items():
+        results.update(_figures(name, values, direct))
+    return results
 
 
 async def _search(real: Path, events: Path, n: int) -> dict[str, Any]:
@@ -133,7 +161,8 @@ def run_gateway_bench(say: Callable[[str], None], *, real_dir: Path | None,
         config.write_text(json.dumps({"mcpServers": {"benchup": {
             "command": sys.executable, "args": [str(UPSTREAM)]}}}))
         say("gateway bench: tool_call latency, direct vs through the gateway (stdio)...")
-        results = anyio.run(_latency, config, Path(tmp) / "events.jsonl", rounds, per_round)
+        real = real_dir if real_dir is not None and real_dir.is_dir() else None
+        results = anyio.run(_latency, config, real, Path(tmp), rounds, per_round)
         if real_dir is not None and real_dir.is_dir():
             say(f"gateway bench: tool_search over stdio with {real_dir} as the source...")
             results.update(anyio.run(_search, real_dir, Path(tmp) / "events2.jsonl",
@@ -152,6 +181,13 @@ def run_gateway_bench(say: Callable[[str], None], *, real_dir: Path | None,
         f"{results['gateway_median_ms']:.3f} ms, p95 {results['gateway_p95_ms']:.3f} ms "
         f"({results['calls']} calls each); 100 concurrent 50 ms calls directly: "
         f"{results['direct_concurrent_100_s']:.3f} s")
+    if "big_gateway_median_ms" in results:
+        say(f"  through the gateway with the 4,932 real tools loaded too: median "
+            f"{results['big_gateway_median_ms']:.3f} ms, p95 "
+            f"{results['big_gateway_p95_ms']:.3f} ms")
+    say(f"  floor (an empty pass-through of the mcp SDK alone, same two stdio hops): added "
+        f"median {results['floor_added_median_ms']:.3f} ms, p95 "
+        f"{results['floor_added_p95_ms']:.3f} ms")
     say(f"  load average (1 min) while measuring: {os.getloadavg()[0]:.2f} on "
         f"{os.cpu_count()} cores")
     if "search_median_ms" in results:

@@ -16,11 +16,19 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .bm25 import Hit
-from .catalog import build_catalog
-from .classify import Registry, RegistryLike, as_registry, classify_tools, def_name
+from .catalog import Catalog, build_catalog
+from .classify import (
+    Classification,
+    Registry,
+    RegistryLike,
+    as_registry,
+    classify_tools,
+    def_name,
+)
 from .config import ToolSearchConfig
 from .listing import Unavailable
 from .replies import (
@@ -133,13 +141,54 @@ class Bridge:
         return cls(tuple(session_defs), as_registry(registry), config or ToolSearchConfig(),
                    executor or DryRunExecutor(), clock, tuple(unavailable))
 
+    # Everything below depends only on the bridge's fields, and a bridge never changes (a new
+    # assembly, config or scope makes a new bridge), so each is computed once per bridge: a
+    # tool_call at 4,932 tools used to re-classify and re-index the session on every call.
+
+    @cached_property
+    def classification(self) -> Classification:
+        """The session's defs split by the profile's rules (computed once per bridge)."""
+        return classify_tools(self.session_defs, self.registry, self.config.effective_defer_tools,
+                              profile=self.config.profile)
+
     @property
     def deferrable_defs(self) -> tuple[Mapping[str, Any], ...]:
-        return classify_tools(self.session_defs, self.registry, self.config.effective_defer_tools,
-                              profile=self.config.profile).deferrable
+        return self.classification.deferrable
+
+    @cached_property
+    def _scoped_names(self) -> frozenset[str]:
+        return frozenset(n for n in (def_name(d) for d in self.deferrable_defs) if n)
 
     def scoped_names(self) -> frozenset[str]:
-        return scoped_deferrable_names(self.session_defs, self.registry, self.config)
+        """Non-empty names of the session's deferrable defs (:func:`scoped_deferrable_names`)."""
+        return self._scoped_names
+
+    @cached_property
+    def session_defs_by_name(self) -> Mapping[str, Mapping[str, Any]]:
+        """The session's defs by name (a later def of the same name wins, as in a dict)."""
+        return {def_name(d): d for d in self.session_defs}
+
+    @cached_property
+    def deferrable_by_name(self) -> Mapping[str, Mapping[str, Any]]:
+        """The deferrable defs by name (a later def of the same name wins, as in a dict)."""
+        return {def_name(d): d for d in self.deferrable_defs}
+
+    @cached_property
+    def _first_deferrable(self) -> Mapping[str, Mapping[str, Any]]:
+        first: dict[str, Mapping[str, Any]] = {}
+        for tool_def in self.deferrable_defs:
+            first.setdefault(def_name(tool_def), tool_def)
+        return first
+
+    def first_deferrable(self, name: str) -> Mapping[str, Any] | None:
+        """The first deferrable def named *name* (input order), or None."""
+        return self._first_deferrable.get(name)
+
+    @cached_property
+    def catalog(self) -> Catalog:
+        """The profile's search catalog over the deferrable defs (its index built once)."""
+        with def_pass():
+            return build_catalog(self.deferrable_defs, self.registry, self.config.profile)
 
     async def dispatch(self, bridge_name: str, args: Any) -> BridgeReply:
         """Run one bridge call by the profile's rules and time it."""
@@ -165,8 +214,7 @@ class Bridge:
 
     def search_hits(self, query: str, limit: int) -> tuple[tuple[Hit, ...], int]:
         """The profile's ranking of the session's deferrable tools, and how many there are."""
-        with def_pass():
-            catalog = build_catalog(self.deferrable_defs, self.registry, self.config.profile)
+        catalog = self.catalog
         if not catalog.entries or limit <= 0:
             return (), len(catalog)
         return self.config.profile.search(catalog, query, limit), len(catalog)
@@ -178,8 +226,7 @@ class Bridge:
                 f"'{name}' is not available in this session. Use tool_search to find tools "
                 "you can call."
             ), "out_of_scope"
-        schemas = {def_name(d): d for d in self.session_defs}
-        probe = validate_deferred_call_args(name, arguments, schemas)
+        probe = validate_deferred_call_args(name, arguments, self.session_defs_by_name)
         if probe is not None:
             return probe, "missing_args"
         try:

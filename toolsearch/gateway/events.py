@@ -53,8 +53,7 @@ def redact_value(value: Any, secrets: Iterable[str] = ()) -> Any:
     if isinstance(value, list | tuple):
         return [redact_value(v, secrets) for v in value]
     if isinstance(value, str):
-        # clip first: redact_text's key=value pattern is quadratic on long runs of word
-        # characters (a 30 kB argument took seconds)
+        # clip first (with room for a secret that straddles the cut): events stay small
         text = redact_text(value[: MAX_STRING + 100], secrets)
         return text if len(value) <= MAX_STRING else text[:MAX_STRING] + "…"
     if value is None or isinstance(value, bool | int | float):
@@ -62,12 +61,14 @@ def redact_value(value: Any, secrets: Iterable[str] = ()) -> Any:
     return redact_text(str(value)[: MAX_STRING + 100], secrets)[:MAX_STRING]
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+def _now(at: float | None = None) -> str:
+    when = datetime.now(UTC) if at is None else datetime.fromtimestamp(at, UTC)
+    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class EventLog:
-    """Appends records to the events file (thread-safe, flushed per line)."""
+    """Appends records to the events file (thread-safe, flushed per line unless a caller
+    writing a batch asks for one :meth:`flush` at its end)."""
 
     def __init__(self, path: Path | str, secrets: Iterable[str] = ()) -> None:
         self.path = Path(path)
@@ -80,25 +81,34 @@ class EventLog:
         """Values to scrub from every record (the upstream servers' own secrets)."""
         self._secrets = tuple({*self._secrets, *(s for s in secrets if s)})
 
-    def _write(self, record: Mapping[str, Any]) -> None:
+    def _write(self, record: Mapping[str, Any], flush: bool = True) -> None:
         line = json.dumps(record, ensure_ascii=False, default=str) + "\n"
         with self._lock:
             if self._file is not None:
                 self._file.write(line)
+                if flush:
+                    self._file.flush()
+
+    def flush(self) -> None:
+        with self._lock:
+            if self._file is not None:
                 self._file.flush()
 
     def call(self, *, client: str, bridge: str, tool: str | None, outcome: str, ms: float,
-             arguments: Any, arg_bytes: int, result_bytes: int, summary: str = "") -> None:
+             arguments: Any, arg_bytes: int, result_bytes: int, summary: str = "",
+             at: float | None = None, flush: bool = True) -> None:
+        """One ``call`` line; ``at`` is when the call was made (``time.time()``, default
+        now)."""
         shown = redact_value(arguments, self._secrets)
         text = json.dumps(shown, ensure_ascii=False, default=str)
         if len(text) > MAX_ARGUMENTS:
             shown = {"_clipped": f"{arg_bytes} bytes", "preview": text[:200]}
         self._write({
-            "type": "call", "time": _now(), "client": redact_text(client[:200], self._secrets),
+            "type": "call", "time": _now(at), "client": redact_text(client[:200], self._secrets),
             "bridge": bridge, "tool": tool, "outcome": outcome, "ms": round(ms, 3),
             "arg_bytes": arg_bytes, "result_bytes": result_bytes, "arguments": shown,
             "summary": redact_text(summary[:MAX_STRING], self._secrets),
-        })
+        }, flush)
 
     def assembly(self, record: Mapping[str, Any]) -> None:
         self._write({"type": "assembly", "time": _now(), **record})

@@ -15,6 +15,7 @@ import hmac
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -31,6 +32,7 @@ from toolsearch.sources.live import DEFAULT_TIMEOUT
 from toolsearch.tooldefs import def_function, thaw
 
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, HTTP_PATH
+from .clients import CLIENT_IDLE_SECONDS, ClientTracker
 from .events import EventLog, catalog_path_for
 from .upstream import DEFAULT_CALL_TIMEOUT, UpstreamPool, UpstreamResult
 
@@ -118,7 +120,8 @@ class Gateway:
                  events: EventLog | None = None,
                  connect_timeout: float = DEFAULT_TIMEOUT,
                  call_timeout: float = DEFAULT_CALL_TIMEOUT,
-                 ping_interval: float | None = None) -> None:
+                 ping_interval: float | None = None,
+                 client_idle: float = CLIENT_IDLE_SECONDS) -> None:
         self.specs = list(specs)
         self.profile = profile
         self.context_length = context_length
@@ -138,8 +141,11 @@ class Gateway:
         self._offered: frozenset[str] = frozenset()
         self._bridge: Any = None
         self._dirty = anyio.Event()
-        self._sessions: dict[int, tuple[Any, Any]] = {}
+        self.clients = ClientTracker(self._clients_changed, idle=client_idle)
         self._listeners: list[Callable[[str, Any], None]] = []
+        self._calls: deque[tuple[Any, ...]] = deque()
+        self._calls_ready = anyio.Event()
+        self._writing = False
         if events is not None:
             events.add_secrets(s for c in self.configs for s in c.secrets())
         from mcp.server.subscriptions import InMemorySubscriptionBus
@@ -154,6 +160,12 @@ class Gateway:
         from mcp.server.lowlevel.server import NotificationOptions
         from mcp.server.subscriptions import ListenHandler
 
+        listen = ListenHandler(self.bus)
+
+        async def on_listen(ctx: Any, params: Any) -> Any:
+            with self.clients.listening(ctx):
+                return await listen(ctx, params)
+
         class _Server(Server):
             def create_initialization_options(self, notification_options: Any = None,
                                               *args: Any, **kwargs: Any) -> Any:
@@ -165,24 +177,15 @@ class Gateway:
                        instructions="Tool search gateway: use tool_search to find tools, "
                                     "tool_describe for a schema, tool_call to run one.",
                        on_list_tools=self._on_list_tools, on_call_tool=self._on_call_tool,
-                       on_subscriptions_listen=ListenHandler(self.bus))
+                       on_subscriptions_listen=on_listen)
 
     def _remember(self, ctx: Any) -> str:
-        """Keep the client's session (to notify it later); return the client's name."""
-        session = ctx.session
-        params = getattr(session, "client_params", None)
-        info = getattr(params, "client_info", None)
-        name = str(getattr(info, "name", "") or "unknown")
-        if params is not None and id(params) not in self._sessions:
-            from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+        """Count the request's client (and keep a handshake-era session, to notify it
+        later); return the client's name."""
+        return self.clients.request(ctx)
 
-            if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-                self._sessions[id(params)] = (session, params)
-                self._clients_changed()
-        return name
-
-    def _clients_changed(self) -> None:
-        self._emit("clients", self.client_count)
+    def _clients_changed(self, count: int) -> None:
+        self._emit("clients", count)
         if self.events is not None and self.state is not None:
             self.events.assembly(self.assembly_record())
 
@@ -193,7 +196,7 @@ class Gateway:
 
     @property
     def client_count(self) -> int:
-        return len(self._sessions)
+        return self.clients.count()
 
     async def _on_list_tools(self, ctx: Any, params: Any) -> Any:
         import mcp_types as types
@@ -238,6 +241,22 @@ class Gateway:
                                    f"{', '.join(sorted(self._offered)) or 'no tools'}")
         ms = (time.perf_counter() - started) * 1000.0
         if self.events is not None or self._listeners:
+            self._calls.append((time.time(), client, kind, tool, outcome, ms, arguments,
+                                result, summary))
+            if self._writing:
+                self._calls_ready.set()  # written once the reply is on its way
+            else:
+                self.flush_calls()
+        return result
+
+    # -- call records --------------------------------------------------------------------
+
+    def flush_calls(self) -> None:
+        """Write every queued call record to the events file and the listeners."""
+        events = self.events
+        while self._calls:
+            at, client, kind, tool, outcome, ms, arguments, result, summary = \
+                self._calls.popleft()
             try:
                 arg_bytes = len(json.dumps(arguments, ensure_ascii=False, default=str))
             except (TypeError, ValueError):
@@ -245,10 +264,37 @@ class Gateway:
             record = {"client": client, "bridge": kind, "tool": tool, "outcome": outcome,
                       "ms": ms, "arguments": arguments, "arg_bytes": arg_bytes,
                       "result_bytes": _result_bytes(result), "summary": summary}
-            if self.events is not None:
-                self.events.call(**record)
+            if events is not None:
+                try:
+                    events.call(**record, at=at, flush=False)
+                except Exception:  # noqa: BLE001 - a full disk never breaks a call
+                    log.exception("cannot write a call record")
             self._emit("call", record)
-        return result
+        if events is not None:
+            events.flush()
+
+    async def _call_writer(self) -> None:
+        """Writes the call records after the replies: the client never waits for them. On
+        the way out (cancelled), whatever is queued is written."""
+        from anyio.lowlevel import checkpoint
+
+        self._writing = True
+        try:
+            while True:
+                await self._calls_ready.wait()
+                self._calls_ready = anyio.Event()
+                for _ in range(3):  # let the reply's write run first
+                    await checkpoint()
+                self.flush_calls()
+        finally:
+            self._writing = False
+            self.flush_calls()
+
+    async def _client_sweeper(self) -> None:
+        """Idle 2026-era HTTP clients stop counting (nothing else would tell)."""
+        while True:
+            await anyio.sleep(max(0.05, min(5.0, self.clients.idle / 4)))
+            self.clients.recount()
 
     # -- assembly ------------------------------------------------------------------------
 
@@ -356,13 +402,12 @@ class Gateway:
         from mcp.server.subscriptions import ToolsListChanged
 
         await self.bus.publish(ToolsListChanged())
-        for key, (session, _params) in list(self._sessions.items()):
+        for key, session in list(self.clients.sessions.items()):
             try:
                 with anyio.fail_after(5):
                     await session.send_tool_list_changed()
             except Exception:  # noqa: BLE001 - a gone client is forgotten
-                self._sessions.pop(key, None)
-                self._clients_changed()
+                self.clients.forget(key)
 
     async def _reassembler(self) -> None:
         while True:
@@ -384,6 +429,8 @@ class Gateway:
                 self._dirty = anyio.Event()
                 await self.apply(await self._load())
                 tg.start_soon(self._reassembler)
+                tg.start_soon(self._call_writer)
+                tg.start_soon(self._client_sweeper)
                 yield self
             finally:
                 tg.cancel_scope.cancel()
@@ -391,11 +438,14 @@ class Gateway:
     # -- transports ----------------------------------------------------------------------
 
     async def serve_stdio(self) -> None:
-        from mcp.server.stdio import stdio_server
+        from .stdio import stdio_streams
 
         self.serving = self.serving or "stdio"
-        async with stdio_server() as (read, write):
-            await self.server.run(read, write, self.server.create_initialization_options())
+        try:
+            async with stdio_streams() as (read, write):
+                await self.server.run(read, write, self.server.create_initialization_options())
+        finally:
+            self.clients.streams_ended()
 
     def http_app(self, host: str = DEFAULT_HOST, token: str | None = None) -> Any:
         app = self.server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host)

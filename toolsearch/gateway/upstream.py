@@ -11,6 +11,7 @@ shared connection from the gateway's request tasks, each under the call timeout.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -20,6 +21,7 @@ from typing import Any
 import anyio
 
 from toolsearch.bridge import ExecutionResult
+from toolsearch.sources.executor import result_content
 from toolsearch.sources.live import (
     DEFAULT_TIMEOUT,
     ServerConfig,
@@ -38,6 +40,7 @@ DEFAULT_CALL_TIMEOUT = 60.0
 PING_INTERVAL = 5.0
 RECONNECT_FIRST = 0.5
 RECONNECT_MAX = 10.0
+SUMMARY_TEXT = 2000
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,17 @@ class UpstreamResult:
     @property
     def is_error(self) -> bool:
         return bool(getattr(self.result, "is_error", False))
+
+    def __str__(self) -> str:
+        """The reply as the feed summarises a live call's (the structured content, else the
+        text blocks, as JSON): the bridge's summary is ``result: `` and this. Long text is
+        cut first (a summary shows a line of it)."""
+        structured = getattr(self.result, "structured_content", None)
+        if structured is not None:
+            return json.dumps(structured, ensure_ascii=False, default=str)
+        text = result_content(self.result)
+        return json.dumps(text[:SUMMARY_TEXT] if isinstance(text, str) else text,
+                          ensure_ascii=False, default=str)
 
 
 class Upstream:

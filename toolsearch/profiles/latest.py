@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..bm25 import GatedBm25Retrieval, Hit
-from ..catalog import build_catalog, labelled_search_text, stemmed_words
+from ..catalog import labelled_search_text, stemmed_words
 from ..classify import (
     BRIDGE_TOOL_NAMES,
     DIRECT_SURFACE_TOOLSETS,
@@ -193,7 +193,7 @@ def search(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
         return _reply(_err(error), "tool_search", None, "invalid", args)
     limit = clamp_limit(args.get("limit"), bridge.config)
     defs = bridge.deferrable_defs
-    catalog = build_catalog(defs, bridge.registry, bridge.config.profile)
+    catalog = bridge.catalog
     sources: list[dict[str, Any]] | None = None
     groups: list[dict[str, Any]] = []
     tools: dict[str, dict[str, Any]] = {}
@@ -236,7 +236,7 @@ def describe(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
                                "Retry with fewer names per call.", dedupe=True)
     if error is not None:
         return _reply(_err(error), "tool_describe", None, "invalid", args)
-    session = {def_name(d): d for d in bridge.deferrable_defs}
+    session = bridge.deferrable_by_name
     tools: dict[str, Any] = {}
     not_found: list[str] = []
     errors: dict[str, str] = {}
@@ -365,7 +365,7 @@ async def call(bridge: Bridge, args: Mapping[str, Any]) -> BridgeReply:
     if name not in bridge.scoped_names():
         result, outcome = await bridge.run_underlying(name, arguments)  # the scope-gate error
         return _reply(result, "tool_call", name, outcome, arguments)
-    schemas = {def_name(d): d for d in bridge.session_defs}
+    schemas = bridge.session_defs_by_name
     rejected, kind = validate_call_args(name, arguments, schemas)
     note = take_skipped_note()  # a pattern too risky to run: failed open, said so
     if rejected is not None:

@@ -20,7 +20,6 @@ from ..classify import (
     SEED_ERA_CORE_ALIASES,
     RegistryLike,
     decide,
-    def_name,
 )
 from ..listing import seed_short_description
 from ..profile import Profile
@@ -129,15 +128,15 @@ class SeedBridge:
         """(result, outcome) for one name: the G1 describe rules."""
         if not _deferrable(name, bridge.registry, bridge.config):
             return tool_error(NOT_DEFERRABLE_DESCRIBE.format(name=name)), "not_deferrable"
-        for tool_def in bridge.deferrable_defs:
-            if def_name(tool_def) == name:
-                fn = def_function(tool_def)
-                params = fn.get("parameters")
-                return {
-                    "name": name,
-                    "description": fn.get("description") or "",
-                    "parameters": thaw(params) if params is not None else {},
-                }, "ok"
+        tool_def = bridge.first_deferrable(name)
+        if tool_def is not None:
+            fn = def_function(tool_def)
+            params = fn.get("parameters")
+            return {
+                "name": name,
+                "description": fn.get("description") or "",
+                "parameters": thaw(params) if params is not None else {},
+            }, "ok"
         return tool_error(
             f"'{name}' is not currently available. Re-run tool_search to refresh."
         ), "not_available"

@@ -24,10 +24,19 @@ _SENSITIVE_NAME = re.compile(
     re.IGNORECASE,
 )
 _BEARER = re.compile(r"\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{4,}", re.IGNORECASE)
-_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)[^/\s@]+@")
+# Every pattern below runs in linear time. A pattern that starts with a run of characters
+# (a URL scheme, a ``key=`` name) is only tried where such a run begins (the look-behind),
+# and consumes the run possessively: tried at every position of a long run, as a plain
+# search does, the old patterns took quadratic (``key=``: cubic) time, and a 4 kB argument
+# of ``tokenx`` repeated took minutes. The leftmost match of the old patterns always began
+# where the run begins (a scheme at the run's first letter, ``pre`` keeps any digits or
+# ``+.-`` before it), so what they match is unchanged.
+_SCHEME = r"(?<![A-Za-z0-9+.-])(?P<pre>[0-9+.-]*+)(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*+://)"
+_USERINFO = re.compile(_SCHEME + r"[^/\s@]++@")
 _KEY_VALUE = re.compile(
-    r"(?P<key>[A-Za-z0-9_.-]*(?:token|secret|password|passwd|api[-_]?key|apikey|credential)"
-    r"[A-Za-z0-9_.-]*)(?P<sep>[\"']?\s*[=:]\s*)(?P<value>\"[^\"]*\"|'[^']*'|[^\s&,;\"'()\[\]{}]+)",
+    r"(?<![A-Za-z0-9_.-])(?=[A-Za-z0-9_.-]*?(?:token|secret|password|passwd|api[-_]?key|apikey"
+    r"|credential))(?P<key>[A-Za-z0-9_.-]++)"
+    r"(?P<sep>[\"']?\s*[=:]\s*)(?P<value>\"[^\"]*\"|'[^']*'|[^\s&,;\"'()\[\]{}]+)",
     re.IGNORECASE,
 )
 _TOKEN_SHAPES = re.compile(
@@ -42,7 +51,7 @@ _SENSITIVE_EXACT = frozenset({"key", "pass", "pw", "code", "jwt", "sid", "pat"})
 _PROSE_WORD = re.compile(r"[a-z]+")
 #: A URL path segment that looks like a token (``/mcp/<token>/sse``).
 _PATH_TOKEN = re.compile(r"(?=[A-Za-z0-9_~.-]*\d)(?=[A-Za-z0-9_~.-]*[A-Za-z])[A-Za-z0-9_~.-]{16,}")
-_URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>()\[\]{}]+")
+_URL_IN_TEXT = re.compile(_SCHEME + r"(?P<rest>[^\s'\"<>()\[\]{}]+)")
 #: Short secrets made of letters and digits only are matched as whole words.
 _WORDLIKE = re.compile(r"[A-Za-z0-9]{1,11}")
 
@@ -103,8 +112,9 @@ def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
     forms = {form for s in secrets if s and len(s) >= MIN_SECRET_LEN for form in secret_forms(s)}
     for form in sorted(forms, key=len, reverse=True):
         out = _replace_secret(out, form)
-    out = _URL_IN_TEXT.sub(lambda m: _redact_url_path(m.group(0)), out)
-    out = _USERINFO.sub(lambda m: f"{m.group('scheme')}{REDACTED}@", out)
+    out = _URL_IN_TEXT.sub(
+        lambda m: m.group("pre") + _redact_url_path(m.group("scheme") + m.group("rest")), out)
+    out = _USERINFO.sub(lambda m: f"{m.group('pre')}{m.group('scheme')}{REDACTED}@", out)
     out = _BEARER.sub(_bearer, out)
     out = _KEY_VALUE.sub(_key_value, out)
     out = _TOKEN_SHAPES.sub(REDACTED, out)
