@@ -16,8 +16,9 @@ from typing import Any
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.lazy import Lazy
 from textual.reactive import reactive
-from textual.widgets import Footer, Header, TabbedContent
+from textual.widgets import Header, TabbedContent
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
@@ -44,6 +45,7 @@ from .search_view import SearchView, search_view
 from .themes import DEFAULT_THEME, load_themes, slot_defaults
 from .view import ExactCounts, exact_counts
 from .widgets.feed import ActivityFeed
+from .widgets.footer import KeyFooter
 from .widgets.gauges import GaugesPane
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
@@ -133,8 +135,9 @@ class ToolSearchApp(AppActions, App[None]):
         with TabbedContent(id="main-tabs"):
             for i, (key, title) in enumerate(TABS, start=1):
                 with QuietTabPane(f"{i} {title}", id=f"tab-{key}"):
-                    yield from self._pane(key)
-        yield Footer()
+                    # only the first tab shows at start: the others mount after the first frame
+                    yield from (self._pane(key) if i == 1 else map(Lazy, self._pane(key)))
+        yield KeyFooter(id="footer")
 
     def _pane(self, key: str) -> ComposeResult:
         app = ToolSearchApp

@@ -100,8 +100,9 @@ class ListingPane(CatchUpWhenShown, Vertical):
                     yield TextView(id=f"listing-text-{key}")
 
     def watch_session(self, session: SessionState | None) -> None:
-        # hidden: catch up when shown (or when a text is asked for)
-        if session is None or not self.is_mounted or self.hidden_now():
+        # hidden: catch up when shown (or when a text is asked for); the first texts are
+        # filled even while hidden (a pane mounted after the first frame)
+        if session is None or not self.is_mounted or (self._texts and self.hidden_now()):
             return
         self._compute(session)
         self._fill_active()

@@ -8,6 +8,7 @@ thread worker and hands back a :class:`RecallView` and progress steps (STYLE §3
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -17,10 +18,12 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Button, DataTable, Input, ProgressBar, Select, Static
 
-from toolsearch.recall import ReachReport, RecallReport
 
 from ..messages import PaneMessage
 from ..recall_view import PROFILE_CHOICES, RecallStep, RecallView, profiles_for
+
+if TYPE_CHECKING:
+    from toolsearch.recall import ReachReport, RecallReport
 
 RECALL_FIGURES: tuple[tuple[str, str], ...] = (
     ("recall_at_1", "recall@1"), ("recall_at_5", "recall@5"), ("mrr", "MRR@5"),

@@ -83,7 +83,8 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         self._refresh_rows()
 
     def watch_session(self) -> None:
-        if self.is_mounted and not self.hidden_now():
+        # the first rows are filled even while hidden (a pane mounted after the first frame)
+        if self.is_mounted and (self._key is None or not self.hidden_now()):
             self._refresh_rows()
 
     def catch_up(self) -> None:
