@@ -162,11 +162,14 @@ class AppActions(_Base):
             return
         old = tabs.active_pane
         focused = self.focused
-        if old is not None and focused is not None and old in focused.ancestors:
+        tabs.active = f"tab-{key}"  # the new pane is shown at once (its content switcher)
+        widget = keys.main_widget(self, key)
+        if widget is not None and self.screen is widget.screen:
+            self.screen.set_focus(widget)  # one focus move: one restyle of the two panes
+        elif old is not None and focused is not None and old in focused.ancestors:
             # Left in a hidden pane, focus would move to a sibling there, and the pane
             # taking focus would switch the tab straight back.
             self.set_focus(None)
-        tabs.active = f"tab-{key}"
 
     def action_show_listing(self, form: str) -> None:
         self.action_show_tab("listing")

@@ -29,7 +29,7 @@ from . import services
 from .actions import AppActions
 from .activity import ActivityEntry, clip
 from .commands import TABS, ToolSearchCommands
-from .keys import KEYS_BINDINGS, QuietTabPane
+from .keys import KEYS_BINDINGS, FocusEdge, QuietTabPane
 from .messages import (
     ActivityLogged,
     ExactCountsReady,
@@ -159,6 +159,9 @@ class ToolSearchApp(AppActions, App[None]):
                                                     save_target=app.save_target)
 
     def on_mount(self) -> None:
+        self._focus_edge = FocusEdge(self)
+        self.watch(self.screen, "focused", self._focus_edge.moved)
+        self.theme_changed_signal.subscribe(self, lambda _theme: self._focus_edge.paint())
         for note in self.startup_notes:
             self.notify(note, title="Themes", severity="warning", timeout=8)
         if self.session is None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from textual import events
 from textual.binding import Binding
+from textual.color import Color
 from textual.widget import Widget
 from textual.widgets import Input, TabPane, TextArea
 
@@ -70,6 +71,36 @@ def pane_of(widget: Widget | None) -> str | None:
         if pane_id in MAIN_WIDGET:
             return str(pane_id)
     return None
+
+
+PANE_IDS = frozenset({"servers", "tools", "listing", "search", "feed", "tuning", "recall"})
+
+
+class FocusEdge:
+    """The focused pane's left edge: a double line in the theme's accent, drawn as an inline
+    style on the pane alone (STYLE §9: focus visible without colour, the glyph changes)."""
+
+    def __init__(self, app: App[object]) -> None:
+        self.app = app
+        self.pane: Widget | None = None
+
+    def moved(self, focused: Widget | None) -> None:
+        pane = next((node for node in focused.ancestors_with_self
+                     if isinstance(node, Widget) and node.id in PANE_IDS), None) \
+            if focused is not None else None
+        if pane is self.pane:
+            return
+        if self.pane is not None:
+            self.pane.styles.clear_rule("border_left")
+            self.pane.refresh()
+        self.pane = pane
+        self.paint()
+
+    def paint(self) -> None:
+        """(Re)draw the edge, in the current theme's accent."""
+        if self.pane is not None:
+            accent = self.app.theme_variables.get("accent", "ansi_bright_blue")
+            self.pane.styles.border_left = ("double", Color.parse(accent))
 
 
 # -- the key map -------------------------------------------------------------------------

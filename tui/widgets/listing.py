@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent
 
 from toolsearch.classify import def_name
 from toolsearch.listing import LISTING_HEADER, ListingGroup, group_defs
@@ -22,6 +22,7 @@ from toolsearch.session import SessionState
 from toolsearch.tokens import estimate_text_tokens
 from toolsearch.tooldefs import def_description
 
+from ..keys import QuietTabPane
 from ..view import fmt, listing_fit
 from .textview import TextView
 from .visibility import CatchUpWhenShown
@@ -95,7 +96,7 @@ class ListingPane(CatchUpWhenShown, Vertical):
     def compose(self) -> ComposeResult:
         with TabbedContent(id="listing-tabs"):
             for key, title in FORMS:
-                with TabPane(title, id=f"listing-{key}"):
+                with QuietTabPane(title, id=f"listing-{key}"):  # the form shown stays put
                     yield Static("", id=f"listing-head-{key}", classes="listing-head")
                     yield TextView(id=f"listing-text-{key}")
 

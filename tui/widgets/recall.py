@@ -18,7 +18,6 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Button, DataTable, Input, ProgressBar, Select, Static
 
-
 from ..messages import PaneMessage
 from ..recall_view import PROFILE_CHOICES, RecallStep, RecallView, profiles_for
 
