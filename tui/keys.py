@@ -162,10 +162,12 @@ def key_map(app: App[object]) -> list[tuple[str, list[tuple[str, str]]]]:
         ("Tools", ToolsPane, table),
         ("Listing", ListingPane, [("\u2190 \u2192", "Full, Names, Summary, Sent (on the tab "
                                    "bar)")]),
-        ("Search", SearchPane, [("Esc", "back from the query box to the hits")]),
+        ("Search", SearchPane, [("Esc", "back from the query box to the hits"),
+                                ("S", "sort the hits by the next column (or click a header)")]),
         ("Activity", ActivityFeed, []),
         ("Tuning", TuningPane, [("Tab", "next field"), ("Enter / Esc", "leave a number field")]),
-        ("Recall", RecallPane, []),
+        ("Recall", RecallPane, [("S", "sort the misses by the next column (or click a "
+                                     "header)")]),
     ):
         keys = [(_key_text(b), b.description) for b in bindings_of(cls)]
         sections.append((title, keys + [k for k in extra if k not in keys]))
