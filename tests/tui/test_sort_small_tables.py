@@ -92,3 +92,20 @@ async def test_recall_misses_sort_by_keys(make_app, tmp_path):
         await settle(pilot)
         assert table.sort_column is None and table.row_keys == order
         assert _cursor_key(table) == chosen
+
+
+def test_tools_sort_values_are_what_the_cells_show(workspace):
+    from toolsearch.session import SessionState
+    from tui.view import tool_rows
+    from tui.widgets.tools import COLUMNS, cells, sort_value
+
+    rows = tool_rows(SessionState.from_workspace(workspace))
+    assert rows
+    for row in rows:
+        shown = [plain(c) for c in cells(row)]
+        for column in range(len(COLUMNS)):
+            value = sort_value(row, column)
+            if isinstance(value, int | float):
+                assert float(shown[column].replace(",", "")) == value
+            else:
+                assert value == shown[column]

@@ -41,6 +41,13 @@ def cells(row: ToolRow) -> tuple[object, ...]:
             fmt(row.tokens))
 
 
+def sort_value(row: ToolRow, column: int) -> str | float:
+    """The value :func:`cells` shows in *column* (what a sort compares)."""
+    if column == 0:
+        return TOOL_LABELS.get(row.status, (row.status, ""))[0]
+    return (row.name, row.rule, row.toolset, row.tokens)[column - 1] if column <= 4 else ""
+
+
 def matches(row: ToolRow, words: list[str]) -> bool:
     hay = f"{row.name} {row.toolset} {row.status} {row.rule}".lower()
     return all(w in hay for w in words)
@@ -72,7 +79,7 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         yield Input(placeholder="Filter tools: words match name, toolset, status, rule "
                     "(e.g. 'deferred firecrawl')", id="tools-filter", compact=True)
         yield Static("", id="tools-count", markup=False)
-        yield BigTable(COLUMNS, cells, row_key, id="tools-table")
+        yield BigTable(COLUMNS, cells, row_key, id="tools-table", sort_value=sort_value)
         yield Static("", id="tool-explain")
 
     @property
