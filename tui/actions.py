@@ -132,6 +132,8 @@ class AppActions(_Base):
         widget = keys.main_widget(self, active)
         if widget is not None and self.screen is widget.screen:
             self.screen.set_focus(widget)
+        elif widget is None and self.screen.query("Lazy"):  # its pane is still mounting
+            self.set_timer(0.05, lambda: self._focus_main_now(active))
 
     def action_leave_field(self) -> None:
         """Escape: leave a text field or control for the pane's main widget."""

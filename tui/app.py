@@ -16,7 +16,6 @@ from typing import Any
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.lazy import Lazy
 from textual.reactive import reactive
 from textual.widgets import Header, TabbedContent
 from textual.worker import get_current_worker
@@ -47,6 +46,7 @@ from .view import ExactCounts, exact_counts
 from .widgets.feed import ActivityFeed
 from .widgets.footer import KeyFooter
 from .widgets.gauges import GaugesPane
+from .widgets.lazy_pane import LazyPane
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
@@ -136,7 +136,7 @@ class ToolSearchApp(AppActions, App[None]):
             for i, (key, title) in enumerate(TABS, start=1):
                 with QuietTabPane(f"{i} {title}", id=f"tab-{key}"):
                     # only the first tab shows at start: the others mount after the first frame
-                    yield from (self._pane(key) if i == 1 else map(Lazy, self._pane(key)))
+                    yield from (self._pane(key) if i == 1 else map(LazyPane, self._pane(key)))
         yield KeyFooter(id="footer")
 
     def _pane(self, key: str) -> ComposeResult:
