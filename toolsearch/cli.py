@@ -512,7 +512,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if words and words[0] not in commands and not words[0].startswith("-"):
         if not (_looks_like_source(words[0]) or any(c in words[0] for c in "./\\")):
             print(f"toolsearch: error: {words[0]!r} is not a command, a file or a sample "
-                  f"catalog (commands: {', '.join(sorted(commands))})", file=sys.stderr)
+                  f"catalog (commands: {', '.join(sorted(commands))}; see toolsearch --help)",
+                  file=sys.stderr)
             return 1
         words = ["tui", *words]  # `toolsearch SOURCE...`: the app on those sources (a missing
         # file gets tui's one-line error)
