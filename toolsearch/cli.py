@@ -509,8 +509,14 @@ def _main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     commands = {"tui", "demo", "assemble", "search", "explain", "call", "snapshot", "tune",
                 "samples", "bench", "serve"}
-    if words and words[0] not in commands and _looks_like_source(words[0]):
-        words = ["tui", *words]  # `toolsearch SOURCE...` opens the app on those sources
+    if words and words[0] not in commands and not words[0].startswith("-"):
+        if not (_looks_like_source(words[0]) or any(c in words[0] for c in "./\\")):
+            print(f"toolsearch: error: {words[0]!r} is not a command, a file or a sample "
+                  f"catalog (commands: {', '.join(sorted(commands))}; see toolsearch --help)",
+                  file=sys.stderr)
+            return 1
+        words = ["tui", *words]  # `toolsearch SOURCE...`: the app on those sources (a missing
+        # file gets tui's one-line error)
     args = parser.parse_args(words)
     if args.command is None:
         args = parser.parse_args(["tui", *words])

@@ -132,6 +132,8 @@ class AppActions(_Base):
         widget = keys.main_widget(self, active)
         if widget is not None and self.screen is widget.screen:
             self.screen.set_focus(widget)
+        elif widget is None and self.screen.query("Lazy"):  # its pane is still mounting
+            self.set_timer(0.05, lambda: self._focus_main_now(active))
 
     def action_leave_field(self) -> None:
         """Escape: leave a text field or control for the pane's main widget."""
@@ -162,11 +164,14 @@ class AppActions(_Base):
             return
         old = tabs.active_pane
         focused = self.focused
-        if old is not None and focused is not None and old in focused.ancestors:
+        tabs.active = f"tab-{key}"  # the new pane is shown at once (its content switcher)
+        widget = keys.main_widget(self, key)
+        if widget is not None and self.screen is widget.screen:
+            self.screen.set_focus(widget)  # one focus move: one restyle of the two panes
+        elif old is not None and focused is not None and old in focused.ancestors:
             # Left in a hidden pane, focus would move to a sibling there, and the pane
             # taking focus would switch the tab straight back.
             self.set_focus(None)
-        tabs.active = f"tab-{key}"
 
     def action_show_listing(self, form: str) -> None:
         self.action_show_tab("listing")

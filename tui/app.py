@@ -17,7 +17,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.widgets import Footer, Header, TabbedContent
+from textual.widgets import Header, TabbedContent
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
@@ -28,7 +28,7 @@ from . import services
 from .actions import AppActions
 from .activity import ActivityEntry, clip
 from .commands import TABS, ToolSearchCommands
-from .keys import KEYS_BINDINGS, QuietTabPane
+from .keys import KEYS_BINDINGS, FocusEdge, QuietTabPane
 from .messages import (
     ActivityLogged,
     ExactCountsReady,
@@ -44,7 +44,9 @@ from .search_view import SearchView, search_view
 from .themes import DEFAULT_THEME, load_themes, slot_defaults
 from .view import ExactCounts, exact_counts
 from .widgets.feed import ActivityFeed
+from .widgets.footer import KeyFooter
 from .widgets.gauges import GaugesPane
+from .widgets.lazy_pane import LazyPane
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
@@ -133,8 +135,9 @@ class ToolSearchApp(AppActions, App[None]):
         with TabbedContent(id="main-tabs"):
             for i, (key, title) in enumerate(TABS, start=1):
                 with QuietTabPane(f"{i} {title}", id=f"tab-{key}"):
-                    yield from self._pane(key)
-        yield Footer()
+                    # only the first tab shows at start: the others mount after the first frame
+                    yield from (self._pane(key) if i == 1 else map(LazyPane, self._pane(key)))
+        yield KeyFooter(id="footer")
 
     def _pane(self, key: str) -> ComposeResult:
         app = ToolSearchApp
@@ -156,6 +159,9 @@ class ToolSearchApp(AppActions, App[None]):
                                                     save_target=app.save_target)
 
     def on_mount(self) -> None:
+        self._focus_edge = FocusEdge(self)
+        self.watch(self.screen, "focused", self._focus_edge.moved)
+        self.theme_changed_signal.subscribe(self, lambda _theme: self._focus_edge.paint())
         for note in self.startup_notes:
             self.notify(note, title="Themes", severity="warning", timeout=8)
         if self.session is None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from textual import events
 from textual.binding import Binding
+from textual.color import Color
 from textual.widget import Widget
 from textual.widgets import Input, TabPane, TextArea
 
@@ -72,6 +73,36 @@ def pane_of(widget: Widget | None) -> str | None:
     return None
 
 
+PANE_IDS = frozenset({"servers", "tools", "listing", "search", "feed", "tuning", "recall"})
+
+
+class FocusEdge:
+    """The focused pane's left edge: a double line in the theme's accent, drawn as an inline
+    style on the pane alone (STYLE §9: focus visible without colour, the glyph changes)."""
+
+    def __init__(self, app: App[object]) -> None:
+        self.app = app
+        self.pane: Widget | None = None
+
+    def moved(self, focused: Widget | None) -> None:
+        pane = next((node for node in focused.ancestors_with_self
+                     if isinstance(node, Widget) and node.id in PANE_IDS), None) \
+            if focused is not None else None
+        if pane is self.pane:
+            return
+        if self.pane is not None:
+            self.pane.styles.clear_rule("border_left")
+            self.pane.refresh()
+        self.pane = pane
+        self.paint()
+
+    def paint(self) -> None:
+        """(Re)draw the edge, in the current theme's accent."""
+        if self.pane is not None:
+            accent = self.app.theme_variables.get("accent", "ansi_bright_blue")
+            self.pane.styles.border_left = ("double", Color.parse(accent))
+
+
 # -- the key map -------------------------------------------------------------------------
 
 GLOBAL_KEYS: tuple[tuple[str, str], ...] = (
@@ -131,10 +162,12 @@ def key_map(app: App[object]) -> list[tuple[str, list[tuple[str, str]]]]:
         ("Tools", ToolsPane, table),
         ("Listing", ListingPane, [("\u2190 \u2192", "Full, Names, Summary, Sent (on the tab "
                                    "bar)")]),
-        ("Search", SearchPane, [("Esc", "back from the query box to the hits")]),
+        ("Search", SearchPane, [("Esc", "back from the query box to the hits"),
+                                ("S", "sort the hits by the next column (or click a header)")]),
         ("Activity", ActivityFeed, []),
         ("Tuning", TuningPane, [("Tab", "next field"), ("Enter / Esc", "leave a number field")]),
-        ("Recall", RecallPane, []),
+        ("Recall", RecallPane, [("S", "sort the misses by the next column (or click a "
+                                     "header)")]),
     ):
         keys = [(_key_text(b), b.description) for b in bindings_of(cls)]
         sections.append((title, keys + [k for k in extra if k not in keys]))

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolsearch.profiles import PROFILE_NAMES
-from toolsearch.recall import ReachReport, RecallReport, load_queries, run_reach, run_recall
 from toolsearch.resources import data_dir
 from toolsearch.session import SessionState
+
+if TYPE_CHECKING:  # the engine's recall module loads when a run starts, not at start-up
+    from toolsearch.recall import ReachReport, RecallReport
 
 PROFILE_CHOICES: tuple[tuple[str, str], ...] = (
     *((name, name) for name in PROFILE_NAMES), (" | ".join(PROFILE_NAMES), "both"),
@@ -94,6 +97,8 @@ def recall_run(session: SessionState, path: str, profiles: Sequence[str],
         return RecallView("recall", error="No query file given: type the path of a JSON "
                           "lines file (one {\"query\", \"gold\"} object per line).")
     file = Path(source).expanduser()
+    from toolsearch.recall import load_queries, run_recall
+
     try:
         queries = load_queries(file)
     except (OSError, ValueError) as exc:
@@ -120,6 +125,8 @@ def reach_run(session: SessionState, profiles: Sequence[str],
               progress: Progress = lambda step: None, cancelled: Cancelled = lambda: False,
               session_key: int = 0) -> RecallView:
     """Run the reach linter under each profile."""
+    from toolsearch.recall import run_reach
+
     reports: list[ReachReport] = []
     for done, profile in enumerate(profiles):
         if cancelled():

@@ -49,7 +49,20 @@ def fmt(n: int | float | None) -> str:
     return f"{n:,}" if isinstance(n, int) else f"{n:,.1f}"
 
 
-defs_tokens = estimate_tokens_from_schemas
+_summed: list[tuple[object, int]] = []
+
+
+def defs_tokens(defs: object) -> int:
+    """:func:`estimate_tokens_from_schemas` of a tuple of defs, remembered for the last few
+    tuples (the session's 5,000 defs are summed once, not on every change)."""
+    if not isinstance(defs, tuple):
+        return estimate_tokens_from_schemas(defs)  # type: ignore[arg-type]
+    for held, total in _summed:
+        if held is defs:
+            return total
+    total = estimate_tokens_from_schemas(defs)
+    _summed[:] = [(defs, total), *_summed[:7]]
+    return total
 
 
 # --------------------------------------------------------------------------- gauges
@@ -94,7 +107,7 @@ def gauge_figures(session: SessionState) -> GaugeFigures:
     budget = a.budget
     visible = split.visible if split else ()
     eager = defs_tokens(session.session_defs)
-    bridge = estimate_tokens_from_schemas(a.bridge_defs)
+    bridge = defs_tokens(a.bridge_defs)
     listing_tokens = a.listing.tokens if a.listing is not None else 0
     return GaugeFigures(
         tier=a.tier, tier_meaning=a.tier_meaning, activated=a.activated,

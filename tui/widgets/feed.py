@@ -7,7 +7,9 @@ bridge's clock, which the app takes as a parameter so tests and snapshots are st
 
 from __future__ import annotations
 
+from rich.console import Group
 from rich.style import Style as RichStyle
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +20,9 @@ from textual.widgets import RichLog, Static
 from ..activity import ActivityEntry, outcome_label
 
 MAX_LINES = 2000
+WHEN_WIDTH = 21
+"""``MM:SS.s`` and the duration: the columns before an entry's outcome."""
+LABEL_WIDTH = 18
 FLUSH_DELAY = 0.1
 
 
@@ -74,18 +79,48 @@ class ActivityFeed(Vertical):
         except Exception:
             return RichStyle()
 
-    def render_entry(self, entry: ActivityEntry) -> Text:
+    def _parts(self, entry: ActivityEntry) -> tuple[Text, Text, Text, Text | None]:
+        """(time and duration, outcome, headline, note) of one entry."""
         event = entry.event
         label, style = outcome_label(event.outcome)
-        line = Text()
         minutes, seconds = divmod(entry.at, 60)
-        line.append(f"{int(minutes):02d}:{seconds:04.1f} ", self._style("$muted"))
-        line.append(f"{event.ms:8.1f} ms  ", self._style("$muted"))
-        line.append(f"{label:<18}", self._style(style) if style else RichStyle())
-        line.append(event.headline(), RichStyle(bold=True))
-        if entry.note:
-            line.append("\n" + " " * 21 + "\u21b3 " + entry.note, self._style("$muted"))
+        muted = self._style("$muted")
+        when = Text(f"{int(minutes):02d}:{seconds:04.1f} ", muted)
+        when.append(f"{event.ms:8.1f} ms  ", muted)
+        outcome = Text(f"{label:<18}", self._style(style) if style else RichStyle())
+        headline = Text(event.headline(), RichStyle(bold=True))
+        note = Text(entry.note, muted) if entry.note else None
+        return when, outcome, headline, note
+
+    def render_entry(self, entry: ActivityEntry) -> Text:
+        """The entry as one text (what it says; the feed draws it with hanging indents)."""
+        when, outcome, headline, note = self._parts(entry)
+        line = Text.assemble(when, outcome, headline)
+        if note is not None:
+            line.append("\n" + " " * WHEN_WIDTH + "\u21b3 ")
+            line.append_text(note)
         return line
+
+    def entry_renderable(self, entry: ActivityEntry) -> Table:
+        """The entry as the feed draws it: a wrapped headline continues under the headline's
+        first character, a wrapped note under the note's (hanging indents)."""
+        when, outcome, headline, note = self._parts(entry)
+
+        def pair(width: int, left: Text | str, right: Text) -> Table:
+            grid = Table.grid(expand=True)
+            grid.add_column(width=width, no_wrap=True)
+            grid.add_column(ratio=1)
+            grid.add_row(left, right)
+            return grid
+
+        head = pair(LABEL_WIDTH, outcome, headline)
+        entry_grid = Table.grid(expand=True)
+        entry_grid.add_column(width=WHEN_WIDTH, no_wrap=True)
+        entry_grid.add_column(ratio=1)
+        entry_grid.add_row(when, head)
+        if note is not None:  # under the outcome, as before; wrapped lines under its text
+            entry_grid.add_row("", pair(2, "\u21b3 ", note))
+        return entry_grid
 
     def flush(self) -> None:
         self._flush_pending = False
@@ -93,5 +128,5 @@ class ActivityFeed(Vertical):
             return
         log = self.query_one(RichLog)
         batch, self._buffer = self._buffer, []
-        log.write(Text("\n").join(self.render_entry(e) for e in batch))
+        log.write(Group(*(self.entry_renderable(e) for e in batch)), expand=True)
         self.lines_written += len(batch)

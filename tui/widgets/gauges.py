@@ -166,3 +166,14 @@ class GaugesPane(Vertical):
         # nothing.
         width, height = static.content_region.width, static.content_region.height
         static.update(text, layout=width <= 0 or len(text.wrap(width)) != height)
+        self.call_after_refresh(self._check_height)
+
+    def _check_height(self) -> None:
+        """The text's wrapped height against the height it was laid out with: a layout that
+        ran at another width (the first frames, a resize) left the gauges 12 lines tall for
+        6 lines of text at 80×24, hiding the Servers table."""
+        static = self.query_one("#gauge-text", Static)
+        width, height = static.content_region.width, static.content_region.height
+        content = static.content
+        if width > 0 and isinstance(content, Content) and len(content.wrap(width)) != height:
+            static.refresh(layout=True)

@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent
 
 from toolsearch.classify import def_name
 from toolsearch.listing import LISTING_HEADER, ListingGroup, group_defs
@@ -22,6 +22,7 @@ from toolsearch.session import SessionState
 from toolsearch.tokens import estimate_text_tokens
 from toolsearch.tooldefs import def_description
 
+from ..keys import QuietTabPane
 from ..view import fmt, listing_fit
 from .textview import TextView
 from .visibility import CatchUpWhenShown
@@ -95,13 +96,14 @@ class ListingPane(CatchUpWhenShown, Vertical):
     def compose(self) -> ComposeResult:
         with TabbedContent(id="listing-tabs"):
             for key, title in FORMS:
-                with TabPane(title, id=f"listing-{key}"):
+                with QuietTabPane(title, id=f"listing-{key}"):  # the form shown stays put
                     yield Static("", id=f"listing-head-{key}", classes="listing-head")
                     yield TextView(id=f"listing-text-{key}")
 
     def watch_session(self, session: SessionState | None) -> None:
-        # hidden: catch up when shown (or when a text is asked for)
-        if session is None or not self.is_mounted or self.hidden_now():
+        # hidden: catch up when shown (or when a text is asked for); the first texts are
+        # filled even while hidden (a pane mounted after the first frame)
+        if session is None or not self.is_mounted or (self._texts and self.hidden_now()):
             return
         self._compute(session)
         self._fill_active()

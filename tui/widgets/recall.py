@@ -8,6 +8,7 @@ thread worker and hands back a :class:`RecallView` and progress steps (STYLE §3
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -17,10 +18,12 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Button, DataTable, Input, ProgressBar, Select, Static
 
-from toolsearch.recall import ReachReport, RecallReport
-
 from ..messages import PaneMessage
 from ..recall_view import PROFILE_CHOICES, RecallStep, RecallView, profiles_for
+from .sortable import SortableTable
+
+if TYPE_CHECKING:
+    from toolsearch.recall import ReachReport, RecallReport
 
 RECALL_FIGURES: tuple[tuple[str, str], ...] = (
     ("recall_at_1", "recall@1"), ("recall_at_5", "recall@5"), ("mrr", "MRR@5"),
@@ -128,7 +131,7 @@ class RecallPane(Vertical):
                                                zebra_stripes=True)
         yield figures
         yield Static("", id="recall-misses-head")
-        yield DataTable(id="recall-misses", cursor_type="row", zebra_stripes=True)
+        yield SortableTable(id="recall-misses", zebra_stripes=True)
 
     def on_mount(self) -> None:
         self.query_one("#recall-progress").display = False
@@ -261,7 +264,7 @@ class RecallPane(Vertical):
                 f"{', '.join(view.profiles) or 'no profile'}"))
         self._fill_figures(view)
         if view.error and not view.profiles:
-            self.query_one("#recall-misses", DataTable).clear(columns=True)
+            self.query_one("#recall-misses", SortableTable).set_columns(())
             self.query_one("#recall-misses-head", Static).update("")
             self._picks = {}
             return
@@ -284,34 +287,31 @@ class RecallPane(Vertical):
                 table.add_row(label, *(reach_cell(r, key) for r in view.reach), key=key)
 
     def _fill_misses(self, view: RecallView) -> None:
-        table = self.query_one("#recall-misses", DataTable)
+        table = self.query_one("#recall-misses", SortableTable)
         head = self.query_one("#recall-misses-head", Static)
-        table.clear(columns=True)
         self._picks = {}
         if view.kind == "recall":
-            for title, key, width in MISS_COLUMNS:
-                table.add_column(title, key=key, width=width)
+            table.set_columns(MISS_COLUMNS)
             rows = [(f"{r.profile}:{i}", r.profile, m.query, ", ".join(m.gold),
                      _short(m.returned))
                     for r in view.recall for i, m in enumerate(r.misses)]
-            for key, profile, query, gold, returned in rows:
-                table.add_row(profile, Content(query), Content(gold), Content(returned),
-                              key=key)
-                self._picks[key] = query
+            table.set_rows([(key, (profile, Content(query), Content(gold), Content(returned)))
+                            for key, profile, query, gold, returned in rows])
+            self._picks = {key: query for key, _, query, _, _ in rows}
             head.update(Content.assemble(("Misses", "bold"), f" ({len(rows):,}): no gold "
                                          "tool in the top 5" if rows else
                                          ": none, every query found a gold tool in the top 5"))
         else:
-            for title, key, width in UNREACHED_COLUMNS:
-                table.add_column(title, key=key, width=width)
-            count = 0
+            table.set_columns(UNREACHED_COLUMNS)
+            lines: list[tuple[str, tuple[object, ...]]] = []
             for r in view.reach:
                 for i, u in enumerate(r.unreached):
                     key = f"{r.profile}:{i}"
-                    table.add_row(r.profile, Content(u.name), Content("; ".join(u.reasons)),
-                                  key=key)
+                    lines.append((key, (r.profile, Content(u.name),
+                                        Content("; ".join(u.reasons)))))
                     self._picks[key] = u.description_query or u.name_query
-                    count += 1
+            table.set_rows(lines)
+            count = len(lines)
             head.update(Content.assemble(("Unreached", "bold"), f" ({count:,}): neither "
                                          "query finds the tool in the top 5" if count else
                                          ": none, every deferred tool is found by its own "

@@ -19,6 +19,7 @@ from toolsearch.profiles import PROFILE_NAMES
 
 from ..messages import PaneMessage
 from ..search_view import ProfileHits, SearchView
+from .sortable import SortableTable
 from .visibility import is_shown
 
 COLUMNS: tuple[tuple[str, str, int], ...] = (
@@ -108,10 +109,8 @@ class SearchPane(Vertical):
                     yield Static("Type a query: hits appear with their BM25 score and each "
                                  "query token's contribution.", classes="hits-head",
                                  id=f"hits-head-{profile}")
-                    table: DataTable[object] = DataTable(id=f"hits-table-{profile}",
-                                                         cursor_type="row")
-                    for title, key, width in COLUMNS:
-                        table.add_column(title, key=key, width=width)
+                    table = SortableTable(id=f"hits-table-{profile}")
+                    table.set_columns(COLUMNS)
                     yield table
 
     def on_mount(self) -> None:
@@ -191,16 +190,17 @@ class SearchPane(Vertical):
             return
         for profile in PROFILES:
             answer = result.profile(profile)
-            table = self.query_one(f"#hits-table-{profile}", DataTable)
+            table = self.query_one(f"#hits-table-{profile}", SortableTable)
             head = self.query_one(f"#hits-head-{profile}", Static)
-            table.clear()
             if answer is None:
+                table.set_rows([])
                 continue
             if not result.query.strip():
+                table.set_rows([])
                 head.update("Type a query: hits appear with their BM25 score and each query "
                             "token's contribution.")
                 continue
             head.update(result_head(answer))
-            for rank, hit in enumerate(answer.hits, start=1):
-                table.add_row(*hit_cells(rank, hit), key=f"{rank}")
+            table.set_rows([(f"{rank}", hit_cells(rank, hit))
+                            for rank, hit in enumerate(answer.hits, start=1)])
         self._layout_columns()

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widgets import Static
 
 from toolsearch.advice import server_advice
@@ -35,6 +36,8 @@ COLUMNS: tuple[Column, ...] = (
 """Listing first after the name: at 80 columns the operator's question fits on screen."""
 FORM_WORDS = {"summary": "summary", "none": "not listed", "-": "\u2013"}
 """The listing form a server got, in words (``none``: its tools are not listed at all)."""
+ADVICE_DELAY = 0.12
+"""Seconds the cursor rests on a row before its advice is worked out."""
 ServerLine = tuple[str, tuple[object, ...]]
 """One table row: the toolset's name (the row key) and its cells."""
 
@@ -85,6 +88,7 @@ class ServersPane(CatchUpWhenShown, Vertical):
         super().__init__(id=id)
         self._by_name: dict[str, ToolsetRow] = {}
         self._advice_cache: dict[tuple[int, str], str] = {}
+        self._advice_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield BigTable(COLUMNS, itemgetter(1), itemgetter(0), id="servers-table")
@@ -147,25 +151,44 @@ class ServersPane(CatchUpWhenShown, Vertical):
         if ts.server_version:
             parts.append(f"version {ts.server_version}")
         text = Content(" \u00b7 ".join(parts))
-        advice = self._advice(row)
+        advice = self._advice(row, wait=True)
         if advice:
             text = Content.assemble(text, "\n", ("What would change it: ", "bold"), advice)
-        if detail.content != text:  # an unchanged line costs no screen-wide layout pass
-            detail.update(text)
+        old = detail.content
+        if old != text:  # the same number of lines costs no screen-wide layout pass
+            lines = str(text).count("\n")
+            detail.update(text, layout=isinstance(old, Content | str) and
+                          str(old).count("\n") != lines or not old)
 
-    def _advice(self, row: ToolsetRow) -> str:
-        """The engine's advice for this server's listing form (memoised per session)."""
+    def _advice(self, row: ToolsetRow, *, wait: bool = False) -> str:
+        """The engine's advice for this server's listing form (memoised per session).
+
+        *wait*: not worked out yet, it is worked out once the cursor rests on the row
+        (``ADVICE_DELAY``): working it out takes up to ~20 ms at 4,900 tools, too long for
+        every row the cursor passes."""
         session = self.session
         if session is None or row.listing_form in ("eager", "-", "detached", "out of scope",
                                                    "full"):
             return ""
         key = (id(session), row.name)
+        if key not in self._advice_cache and wait:
+            if self._advice_timer is not None:
+                self._advice_timer.stop()
+            self._advice_timer = self.set_timer(ADVICE_DELAY, self._advice_ready)
+            return ""
         if key not in self._advice_cache:
             if len(self._advice_cache) > 64:
                 self._advice_cache.clear()
             found = server_advice(session, row.name)
             self._advice_cache[key] = " \u00b7 ".join(found.sentences()) if found else ""
         return self._advice_cache[key]
+
+    def _advice_ready(self) -> None:
+        self._advice_timer = None
+        row = self._by_name.get(self.highlighted() or "")
+        if row is not None and self.is_mounted:
+            self._advice(row)
+            self._show_detail()
 
     def action_toggle_attached(self) -> None:
         name = self.highlighted()

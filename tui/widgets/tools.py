@@ -41,6 +41,13 @@ def cells(row: ToolRow) -> tuple[object, ...]:
             fmt(row.tokens))
 
 
+def sort_value(row: ToolRow, column: int) -> str | float:
+    """The value :func:`cells` shows in *column* (what a sort compares)."""
+    if column == 0:
+        return TOOL_LABELS.get(row.status, (row.status, ""))[0]
+    return (row.name, row.rule, row.toolset, row.tokens)[column - 1] if column <= 4 else ""
+
+
 def matches(row: ToolRow, words: list[str]) -> bool:
     hay = f"{row.name} {row.toolset} {row.status} {row.rule}".lower()
     return all(w in hay for w in words)
@@ -72,7 +79,7 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         yield Input(placeholder="Filter tools: words match name, toolset, status, rule "
                     "(e.g. 'deferred firecrawl')", id="tools-filter", compact=True)
         yield Static("", id="tools-count", markup=False)
-        yield BigTable(COLUMNS, cells, row_key, id="tools-table")
+        yield BigTable(COLUMNS, cells, row_key, id="tools-table", sort_value=sort_value)
         yield Static("", id="tool-explain")
 
     @property
@@ -83,7 +90,8 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         self._refresh_rows()
 
     def watch_session(self) -> None:
-        if self.is_mounted and not self.hidden_now():
+        # the first rows are filled even while hidden (a pane mounted after the first frame)
+        if self.is_mounted and (self._key is None or not self.hidden_now()):
             self._refresh_rows()
 
     def catch_up(self) -> None:

@@ -54,6 +54,15 @@ def _value_text(value: Any) -> str:
     return str(value)
 
 
+def _show(static: Static, content: Content | str) -> None:
+    """Update *static* only when its text changes (each update lays the screen out again)."""
+    old = static.content
+    same = old.markup == content.markup if isinstance(old, Content) and \
+        isinstance(content, Content) else old == content
+    if not same:
+        static.update(content)
+
+
 class TuningPane(CatchUpWhenShown, VerticalScroll):
     DEFAULT_CSS = """
     TuningPane { height: 1fr; }
@@ -135,6 +144,11 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
     def on_mount(self) -> None:
         self._sync()
 
+    def watch_has_focus(self, _has_focus: bool) -> None:
+        # Only the pane's own look depends on its focus: restyling its ~60 children on every
+        # focus move (Textual's default) cost tens of milliseconds per tab switch.
+        self.app.stylesheet.update_nodes([self], animate=True)
+
     def watch_session(self) -> None:
         self._sync()
 
@@ -168,10 +182,10 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
                     field.value = effective
             note = self.query_one(f"#tune-note-{key}", Static)
             if typed is not None and typed.strip() and typed.strip() != effective:
-                note.update(Content.assemble(("\u21e5 clamped to ", "$outcome-warn"),
+                _show(note, Content.assemble(("\u21e5 clamped to ", "$outcome-warn"),
                                              (effective, "bold"), f" \u00b7 {HELP[key]}"))
             else:
-                note.update(HELP[key])
+                _show(note, HELP[key])
         self._sync_context(focused)
         profile = self.query_one("#tune-profile", Select)
         self._shown["tune-profile"] = config.profile.name
@@ -195,14 +209,14 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
                 field.value = str(context)
         note = "no context: the percentage leg is a fixed 10,000" if not context else \
             f"{fmt(context)} tokens"
-        self.query_one("#tune-note-context", Static).update(note)
+        _show(self.query_one("#tune-note-context", Static), note)
 
     def _effective(self) -> None:
         assert self.session is not None
         raw = self.session.config.to_raw()
         block = ", ".join(f"{k}: {_value_text(v)}" for k, v in raw.items())
         target = self.save_target or "no Hermes config loaded: save asks for a path"
-        self.query_one("#tune-effective", Static).update(Content.assemble(
+        _show(self.query_one("#tune-effective", Static), Content.assemble(
             ("Effective tools.tool_search: ", "bold"), "{" + block + "}\n",
             ("Save target: ", "bold"), target,
         ))

@@ -1,0 +1,38 @@
+"""The activity feed wraps an entry under its own text (hanging indents), never at column 0."""
+
+from __future__ import annotations
+
+import re
+
+from textual.widgets import RichLog
+from tui_helpers import settle
+
+from tui.widgets.feed import LABEL_WIDTH, WHEN_WIDTH, ActivityFeed
+
+ENTRY_START = re.compile(r"^\d\d:\d\d\.\d ")
+
+
+async def test_wrapped_lines_hang_under_the_entry_text_at_80x24(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+g")  # the demo: long search queries and notes
+        for _ in range(10):
+            await settle(pilot)
+            if not app.demo_running:
+                break
+        await settle(pilot)
+        lines = [line.text.rstrip() for line in
+                 app.query_one(ActivityFeed).query_one(RichLog).lines]
+        entries = [line for line in lines if ENTRY_START.match(line)]
+        assert len(entries) == len(app.activity) >= 5
+        rest = [line for line in lines if line and not ENTRY_START.match(line)]
+        assert rest, "nothing wrapped at 80 columns"
+        indent = [len(line) - len(line.lstrip(" ")) for line in rest]
+        assert min(indent) >= WHEN_WIDTH  # never under the time column, let alone column 0
+        note_start = [line for line in rest if line.lstrip().startswith("\u21b3 ")]
+        assert all(len(line) - len(line.lstrip()) == WHEN_WIDTH for line in note_start)
+        # a wrapped headline continues under the headline, a wrapped note under its text
+        assert WHEN_WIDTH + LABEL_WIDTH in indent
+        assert WHEN_WIDTH + 2 in indent
+        assert set(indent) <= {WHEN_WIDTH, WHEN_WIDTH + 2, WHEN_WIDTH + LABEL_WIDTH}
