@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import work
 from textual.app import SystemCommand
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import TabbedContent
 from textual.worker import get_current_worker
 
@@ -37,6 +38,8 @@ from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
 from .widgets.tools import ToolsPane
 from .widgets.tuning import TuningPane
+
+PaneT = TypeVar("PaneT", bound=Widget)
 
 if TYPE_CHECKING:
     from .app import ToolSearchApp
@@ -173,29 +176,38 @@ class AppActions(_Base):
             # taking focus would switch the tab straight back.
             self.set_focus(None)
 
+    def with_pane(self, kind: type[PaneT], then: Callable[[PaneT], object]) -> None:
+        """Run *then* on the *kind* pane. Hidden panes mount after the first frame: a key
+        pressed before its pane is there is carried out once it is."""
+        found = self.query(kind)
+        if found:
+            then(found.first())
+        elif self.screen.query("Lazy"):
+            self.set_timer(0.05, lambda: self.with_pane(kind, then))
+
     def action_show_listing(self, form: str) -> None:
         self.action_show_tab("listing")
-        self.query_one(ListingPane).show_form(form)
+        self.with_pane(ListingPane, lambda pane: pane.show_form(form))
 
     def action_focus_search(self) -> None:
         self.action_show_tab("search")
-        self.query_one(SearchPane).action_focus_query()
+        self.with_pane(SearchPane, SearchPane.action_focus_query)
 
     def action_copy_sent(self) -> None:
         self.action_show_listing("sent")
-        self.query_one(ListingPane).action_copy_form("sent")
+        self.with_pane(ListingPane, lambda pane: pane.action_copy_form("sent"))
 
     def action_export_sent(self) -> None:
         self.action_show_listing("sent")
-        self.query_one(ListingPane).action_export()
+        self.with_pane(ListingPane, ListingPane.action_export)
 
     def action_compare_profiles(self) -> None:
         self.action_show_tab("search")
-        self.query_one(SearchPane).action_toggle_compare()
+        self.with_pane(SearchPane, SearchPane.action_toggle_compare)
 
     def action_focus_tool_filter(self) -> None:
         self.action_show_tab("tools")
-        self.query_one(ToolsPane).action_focus_filter()
+        self.with_pane(ToolsPane, ToolsPane.action_focus_filter)
 
     def action_toggle_attached(self, name: str) -> None:
         if self.session is not None:
@@ -233,23 +245,24 @@ class AppActions(_Base):
         if self.session is not None and self._initial is not None:
             self.change(replace(self.session, config=self._initial.config,
                                 context_length=self._initial.context_length))
-        self.query_one(TuningPane).reset_fields()
+        for tuning in self.query(TuningPane):  # not mounted yet: it mounts with these values
+            tuning.reset_fields()
         if keys.pane_of(self.focused) == "tuning":
             self.focus_main("tuning")
 
     def action_call(self) -> None:
         if self.session is None:
             return
-        name = self.query_one(ToolsPane).highlighted_name() or ""
+        name = next((pane.highlighted_name() or "" for pane in self.query(ToolsPane)), "")
         self.push_screen(CallScreen(self.dispatch, bridge="tool_describe", name=name))
 
     def action_run_recall(self) -> None:
         self.action_show_tab("recall")
-        self.query_one(RecallPane).action_run()
+        self.with_pane(RecallPane, RecallPane.action_run)
 
     def action_run_reach(self) -> None:
         self.action_show_tab("recall")
-        self.query_one(RecallPane).action_reach()
+        self.with_pane(RecallPane, RecallPane.action_reach)
 
     def _start_recall(self, kind: str, path: str, profiles: tuple[str, ...]) -> None:
         if self.session is None or self.recall_running:

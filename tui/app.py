@@ -327,7 +327,7 @@ class ToolSearchApp(AppActions, App[None]):
     @on(RecallPane.QueryPicked)
     def _query_picked(self, message: RecallPane.QueryPicked) -> None:
         self.action_show_tab("search")
-        self.query_one(SearchPane).set_query(message.query)
+        self.with_pane(SearchPane, lambda pane: pane.set_query(message.query))
 
     @on(RecallProgressed)
     def _recall_progressed(self, message: RecallProgressed) -> None:

@@ -55,7 +55,10 @@ def main_widget(app: App[object], tab: str) -> Widget | None:
     if tab == "listing":  # the text of the form tab that is (or is about to be) shown
         from .widgets.listing import ListingPane
 
-        selector = f"#listing-text-{app.screen.query_one(ListingPane).active_form}"
+        listing = app.screen.query(ListingPane)
+        if not listing:  # still mounting (hidden panes mount after the first frame)
+            return None
+        selector = f"#listing-text-{listing.first().active_form}"
     for widget in app.screen.query(selector):
         if widget.focusable and is_shown(widget):
             return widget

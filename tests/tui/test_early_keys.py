@@ -1,0 +1,44 @@
+"""Keys pressed before the hidden tab panes have mounted (they mount after the first frame):
+each is carried out once its pane is there, never a crash (a `3` at launch once raised
+NoMatches for the Listing pane)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import TabbedContent
+from tui_helpers import settle
+
+from toolsearch.toolsets import Toolset, ToolSpec, Workspace
+from tui import keys
+from tui.app import ToolSearchApp
+
+
+def _workspace() -> Workspace:
+    tools = tuple(ToolSpec(f"t{i}", f"Tool {i} does thing {i}.") for i in range(40))
+    return Workspace(name="w", toolsets=(Toolset("srv", "mcp", tools),))
+
+
+def _still_mounting(app: ToolSearchApp) -> bool:
+    return bool(app.screen.query("Lazy"))
+
+
+TABS = {"2": "tools", "3": "listing", "4": "search", "5": "activity", "6": "tuning",
+        "7": "recall"}
+
+
+@pytest.mark.parametrize("digit", sorted(TABS))
+async def test_a_digit_before_its_pane_mounted_is_carried_out(digit: str) -> None:
+    app = ToolSearchApp(workspace=_workspace(), exact=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        mounting = _still_mounting(app)
+        await pilot.press(digit)
+        for _ in range(20):
+            await settle(pilot)
+            if not _still_mounting(app):
+                break
+        await pilot.pause(0.2)
+        tab = TABS[digit]
+        assert app.query_one("#main-tabs", TabbedContent).active == f"tab-{tab}"
+        assert app.focused is not None and keys.pane_of(app.focused) == tab
+        assert app.focused is keys.main_widget(app, tab)
+    assert mounting, "the key was pressed after every pane had mounted: nothing was tested"
