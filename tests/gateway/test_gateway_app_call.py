@@ -12,7 +12,6 @@ import mcp_types as types
 import pytest
 from gateway_helpers import free_port, text_of, upstream_entry, write_config
 from mcp import Client
-from textual.widgets import Input, Select, TextArea
 
 from tui.follow import ServeApp
 from tui.screens.call import CallScreen
@@ -36,9 +35,7 @@ async def test_call_by_hand_shows_the_formatted_result(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, CallScreen))
         screen = app.screen
         assert isinstance(screen, CallScreen)
-        screen.query_one("#call-bridge", Select).value = "tool_call"
-        screen.query_one("#call-name", Input).value = "mcp__up__add"
-        screen.query_one("#call-args", TextArea).load_text('{"a": 20, "b": 22}')
+        screen.fill("tool_call", "mcp__up__add", '{"a": 20, "b": 22}')
         screen.action_send()
         await wait_for(pilot, lambda: screen.last_reply is not None
                        and any(e.event.tool == "mcp__up__add" for e in app.activity))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from textual.widgets import DataTable, Input, Select, Static, TextArea
+from textual.widgets import DataTable, Static, TextArea
 from tui_helpers import settle
 
 from tui.screens.call import CallScreen, build_args
@@ -109,9 +109,7 @@ async def test_call_dialog_sends_by_hand_and_shows_the_reply(make_app):
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, CallScreen)
-        screen.query_one("#call-bridge", Select).value = "tool_call"
-        screen.query_one("#call-name", Input).value = "mcp__xactions__send_dm"
-        screen.query_one("#call-args", TextArea).load_text('{"handle": "nous"}')
+        screen.fill("tool_call", "mcp__xactions__send_dm", '{"handle": "nous"}')
         screen.action_send()
         await settle(pilot)
         assert screen.last_reply is not None

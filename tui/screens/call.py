@@ -116,6 +116,12 @@ class CallScreen(ModalScreen[None]):
     def action_dismiss_dialog(self) -> None:
         self.dismiss(None)
 
+    def fill(self, bridge: str, name: str, arguments: str) -> None:
+        """Set the dialog's bridge, tool name and arguments at once."""
+        self.query_one("#call-bridge", Select).value = bridge
+        self.query_one("#call-name", Input).value = name
+        self.query_one("#call-args", TextArea).load_text(arguments)
+
     def action_send(self) -> None:
         bridge = str(self.query_one("#call-bridge", Select).value)
         name = self.query_one("#call-name", Input).value.strip()
