@@ -181,9 +181,13 @@ class SearchPane(Vertical):
     def _layout_columns(self) -> None:
         result = self.result
         own = result.results[0].profile if result and result.results else None
+        boxes = self.query("#search-compare")
+        if not boxes:  # the app quit while this pane was mounting
+            return
+        compare = boxes.first(Checkbox).value
         for profile in PROFILES:
-            column = self.query_one(f"#hits-{profile}")
-            column.display = self.compare or own is None and profile == "seed" or own == profile
+            for column in self.query(f"#hits-{profile}"):
+                column.display = compare or own is None and profile == "seed" or own == profile
 
     def watch_result(self, result: SearchView | None) -> None:
         if not self.is_mounted or result is None:
