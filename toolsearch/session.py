@@ -107,6 +107,11 @@ class SessionState:
         return self.workspace.scoped_defs(self.detached, self.scope)
 
     @cached_property
+    def session_names(self) -> frozenset[str]:
+        """Names of :attr:`session_defs` (a set: ``explain`` asks once per highlighted row)."""
+        return frozenset(def_name(d) for d in self.session_defs)
+
+    @cached_property
     def unavailable(self) -> tuple[Unavailable, ...]:
         """Attached, in-scope MCP servers that failed (the ``latest`` listing names them)."""
         return tuple(
@@ -172,7 +177,7 @@ class SessionState:
     def _explain(self, name: str) -> Explanation:
         tool_def = self.def_by_name.get(name)
         toolset_name = self.toolset_of.get(name)
-        in_session = any(def_name(d) == name for d in self.session_defs)
+        in_session = name in self.session_names
         tokens = estimate_tokens_from_schemas([tool_def]) if tool_def is not None else None
         exact = exact_def_tokens(tool_def) if tool_def is not None else None
         if not in_session:
