@@ -106,10 +106,11 @@ class SessionState:
         """Defs of attached toolsets inside the scope: what the session's model works with."""
         return self.workspace.scoped_defs(self.detached, self.scope)
 
-    @cached_property
-    def session_names(self) -> frozenset[str]:
-        """Names of :attr:`session_defs` (a set: ``explain`` asks once per highlighted row)."""
-        return frozenset(def_name(d) for d in self.session_defs)
+    def in_session(self, name: str) -> bool:
+        """True when a def of :attr:`session_defs` is named *name* (without scanning them:
+        ``explain`` asks on every highlighted row)."""
+        return any(ts not in self.detached and self.in_scope(ts)
+                   for ts in self.workspace.toolsets_by_def_name.get(name, ()))
 
     @cached_property
     def unavailable(self) -> tuple[Unavailable, ...]:
@@ -177,7 +178,7 @@ class SessionState:
     def _explain(self, name: str) -> Explanation:
         tool_def = self.def_by_name.get(name)
         toolset_name = self.toolset_of.get(name)
-        in_session = name in self.session_names
+        in_session = self.in_session(name)
         tokens = estimate_tokens_from_schemas([tool_def]) if tool_def is not None else None
         exact = exact_def_tokens(tool_def) if tool_def is not None else None
         if not in_session:

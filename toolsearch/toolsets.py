@@ -14,7 +14,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from .classify import Registry
+from .classify import Registry, def_name
 from .tokens import estimate_tokens_from_schemas
 from .tooldefs import EMPTY_SCHEMA, FrozenDict, freeze, make_def, mcp_tool_name, mcp_toolset
 
@@ -170,6 +170,18 @@ class Workspace:
         return MappingProxyType(
             {ts.exposed_name(t): ts.name for ts in self.toolsets for t in ts.tools})
 
+
+    @cached_property
+    def toolsets_by_def_name(self) -> Mapping[str, tuple[str, ...]]:
+        """Def name -> the toolsets whose defs carry it (usually one), in workspace order."""
+        found: dict[str, tuple[str, ...]] = {}
+        for ts in self.toolsets:
+            for d in ts.defs:
+                name = def_name(d)
+                owners = found.get(name, ())
+                if ts.name not in owners:
+                    found[name] = (*owners, ts.name)
+        return MappingProxyType(found)
 
     @cached_property
     def def_by_name(self) -> Mapping[str, Mapping[str, Any]]:
