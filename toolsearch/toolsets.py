@@ -51,7 +51,7 @@ class Toolset:
     origin: str = ""
     server_version: str = ""
 
-    @property
+    @cached_property
     def toolset_id(self) -> str:
         """The registry toolset string: ``mcp-<server>`` for MCP, the name otherwise."""
         return mcp_toolset(self.name) if self.kind == "mcp" else self.name
@@ -71,6 +71,12 @@ class Toolset:
 
     def exposed_name(self, tool: ToolSpec) -> str:
         return mcp_tool_name(self.name, tool.name) if self.kind == "mcp" else tool.name
+
+    @cached_property
+    def exposed_names(self) -> tuple[str, ...]:
+        """:meth:`exposed_name` of each tool, in order (worked out once per toolset: every
+        detach builds a registry over all the others)."""
+        return tuple(self.exposed_name(t) for t in self.tools)
 
     @cached_property
     def defs(self) -> tuple[FrozenDict, ...]:
@@ -158,10 +164,11 @@ class Workspace:
         for ts in self.attached(detached):
             if ts.kind == "unregistered":
                 continue
-            for tool in ts.tools:
-                entries.setdefault(ts.exposed_name(tool), ts.toolset_id)
+            toolset_id = ts.toolset_id
+            for name in ts.exposed_names:
+                entries.setdefault(name, toolset_id)
             if ts.kind == "core":
-                extra_core.update(ts.exposed_name(t) for t in ts.tools)
+                extra_core.update(ts.exposed_names)
         return Registry(entries, self.core, frozenset(extra_core))
 
     @cached_property
