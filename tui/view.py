@@ -218,7 +218,7 @@ def _decisions(session: SessionState) -> dict[str, tuple[str, str]]:
     return decided
 
 
-_toolset_rows: dict[int, tuple[object, object, tuple[ToolRow, ...]]] = {}
+_toolset_rows: dict[int, tuple[tuple[object, object, tuple[ToolRow, ...]], ...]] = {}
 
 
 def tool_rows(session: SessionState) -> tuple[ToolRow, ...]:
@@ -238,16 +238,18 @@ def tool_rows(session: SessionState) -> tuple[ToolRow, ...]:
             fixed = None
         pairs = _names_and_tokens(ts.defs)
         statuses: object = fixed or tuple(decided.get(name, unregistered) for name, _ in pairs)
-        held = _toolset_rows.get(id(ts))
-        if held is not None and held[0] is ts and held[1] == statuses:
-            rows.extend(held[2])
+        held = _toolset_rows.get(id(ts), ())
+        found = next((r for t, st, r in held if t is ts and st == statuses), None)
+        if found is not None:
+            rows.extend(found)
             continue
         toolset = ts.toolset_id  # named as every output names it (registry name)
         mine = tuple(ToolRow(name, *(fixed or decided.get(name, unregistered)), toolset, tokens)
                      for name, tokens in pairs)
         if len(_toolset_rows) > 4096:
             _toolset_rows.clear()
-        _toolset_rows[id(ts)] = (ts, statuses, mine)
+        # the last two states of each toolset: toggling a setting back reuses the rows
+        _toolset_rows[id(ts)] = ((ts, statuses, mine), *held[:1])
         rows.extend(mine)
     return tuple(rows)
 
