@@ -60,7 +60,12 @@ def _show(static: Static, content: Content | str) -> None:
     same = old.markup == content.markup if isinstance(old, Content) and \
         isinstance(content, Content) else old == content
     if not same:
-        static.update(content)
+        # Lay the screen out again only when the wrapped height changes (as the gauges do):
+        # the effective block changes on every digit typed, its height almost never.
+        width, height = static.content_region.width, static.content_region.height
+        layout = not isinstance(content, Content) or width <= 0 or \
+            len(content.wrap(width)) != height
+        static.update(content, layout=layout)
 
 
 class TuningPane(CatchUpWhenShown, VerticalScroll):
