@@ -214,7 +214,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
                 field.value = str(context)
         note = "no context: the percentage leg is a fixed 10,000" if not context else \
             f"{fmt(context)} tokens"
-        _show(self.query_one("#tune-note-context", Static), note)
+        _show(self.query_one("#tune-note-context", Static), Content(note))
 
     def _effective(self) -> None:
         assert self.session is not None
