@@ -106,6 +106,12 @@ class SessionState:
         """Defs of attached toolsets inside the scope: what the session's model works with."""
         return self.workspace.scoped_defs(self.detached, self.scope)
 
+    def in_session(self, name: str) -> bool:
+        """True when a def of :attr:`session_defs` is named *name* (without scanning them:
+        ``explain`` asks on every highlighted row)."""
+        return any(ts not in self.detached and self.in_scope(ts)
+                   for ts in self.workspace.toolsets_by_def_name.get(name, ()))
+
     @cached_property
     def unavailable(self) -> tuple[Unavailable, ...]:
         """Attached, in-scope MCP servers that failed (the ``latest`` listing names them)."""
@@ -172,7 +178,7 @@ class SessionState:
     def _explain(self, name: str) -> Explanation:
         tool_def = self.def_by_name.get(name)
         toolset_name = self.toolset_of.get(name)
-        in_session = any(def_name(d) == name for d in self.session_defs)
+        in_session = self.in_session(name)
         tokens = estimate_tokens_from_schemas([tool_def]) if tool_def is not None else None
         exact = exact_def_tokens(tool_def) if tool_def is not None else None
         if not in_session:

@@ -14,7 +14,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from .classify import Registry
+from .classify import Registry, def_name
 from .tokens import estimate_tokens_from_schemas
 from .tooldefs import EMPTY_SCHEMA, FrozenDict, freeze, make_def, mcp_tool_name, mcp_toolset
 
@@ -51,7 +51,7 @@ class Toolset:
     origin: str = ""
     server_version: str = ""
 
-    @property
+    @cached_property
     def toolset_id(self) -> str:
         """The registry toolset string: ``mcp-<server>`` for MCP, the name otherwise."""
         return mcp_toolset(self.name) if self.kind == "mcp" else self.name
@@ -71,6 +71,12 @@ class Toolset:
 
     def exposed_name(self, tool: ToolSpec) -> str:
         return mcp_tool_name(self.name, tool.name) if self.kind == "mcp" else tool.name
+
+    @cached_property
+    def exposed_names(self) -> tuple[str, ...]:
+        """:meth:`exposed_name` of each tool, in order (worked out once per toolset: every
+        detach builds a registry over all the others)."""
+        return tuple(self.exposed_name(t) for t in self.tools)
 
     @cached_property
     def defs(self) -> tuple[FrozenDict, ...]:
@@ -158,10 +164,11 @@ class Workspace:
         for ts in self.attached(detached):
             if ts.kind == "unregistered":
                 continue
-            for tool in ts.tools:
-                entries.setdefault(ts.exposed_name(tool), ts.toolset_id)
+            toolset_id = ts.toolset_id
+            for name in ts.exposed_names:
+                entries.setdefault(name, toolset_id)
             if ts.kind == "core":
-                extra_core.update(ts.exposed_name(t) for t in ts.tools)
+                extra_core.update(ts.exposed_names)
         return Registry(entries, self.core, frozenset(extra_core))
 
     @cached_property
@@ -170,6 +177,18 @@ class Workspace:
         return MappingProxyType(
             {ts.exposed_name(t): ts.name for ts in self.toolsets for t in ts.tools})
 
+
+    @cached_property
+    def toolsets_by_def_name(self) -> Mapping[str, tuple[str, ...]]:
+        """Def name -> the toolsets whose defs carry it (usually one), in workspace order."""
+        found: dict[str, tuple[str, ...]] = {}
+        for ts in self.toolsets:
+            for d in ts.defs:
+                name = def_name(d)
+                owners = found.get(name, ())
+                if ts.name not in owners:
+                    found[name] = (*owners, ts.name)
+        return MappingProxyType(found)
 
     @cached_property
     def def_by_name(self) -> Mapping[str, Mapping[str, Any]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from textual import events
 from textual.binding import Binding
@@ -55,14 +56,33 @@ def main_widget(app: App[object], tab: str) -> Widget | None:
     if tab == "listing":  # the text of the form tab that is (or is about to be) shown
         from .widgets.listing import ListingPane
 
-        listing = app.screen.query(ListingPane)
-        if not listing:  # still mounting (hidden panes mount after the first frame)
+        panes = _matches(app, "ListingPane")
+        if not panes:  # still mounting (hidden panes mount after the first frame)
             return None
-        selector = f"#listing-text-{listing.first().active_form}"
-    for widget in app.screen.query(selector):
+        pane = panes[0]
+        assert isinstance(pane, ListingPane)
+        selector = f"#listing-text-{pane.active_form}"
+    for widget in _matches(app, selector):
         if widget.focusable and is_shown(widget):
             return widget
     return None
+
+
+_found: WeakKeyDictionary[object, dict[str, tuple[Widget, ...]]] = WeakKeyDictionary()
+
+
+def _matches(app: App[object], selector: str) -> tuple[Widget, ...]:
+    """The widgets of the current screen matching *selector*, remembered once found (a
+    query walks every node: ~5 ms at each tab switch). Panes mount whole and stay, so a
+    non-empty answer holds while its widgets are attached to this screen."""
+    screen = app.screen
+    held = _found.setdefault(screen, {})
+    widgets = held.get(selector)
+    if widgets and all(w.is_attached and w.screen is screen for w in widgets):
+        return widgets
+    widgets = tuple(screen.query(selector))
+    held[selector] = widgets
+    return widgets
 
 
 def pane_of(widget: Widget | None) -> str | None:

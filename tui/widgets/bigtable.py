@@ -271,9 +271,25 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
 
     # -- rendering -------------------------------------------------------------------
 
+    _look: int | None = None
+
     def notify_style_update(self) -> None:
-        self._lines.clear()  # a theme or focus change restyles every line
+        self._look = None  # a theme or focus change may restyle every line
         super().notify_style_update()
+
+    def _styles_key(self) -> int:
+        """A number for the styles lines are drawn with: lines drawn under equal styles are
+        reused (a focus move to the table and back redraws no line twice)."""
+        if self._look is None:
+            looks: dict[tuple[object, ...], int] = self.__dict__.setdefault("_looks", {})
+            look = (self.rich_style, self.get_visual_style(),
+                    *(self.get_visual_style(part) for part in
+                      ("big-table--header", "big-table--cursor", "big-table--even-row")))
+            if len(looks) > 64:
+                looks.clear()
+                self._lines.clear()
+            self._look = looks.setdefault(look, len(looks))
+        return self._look
 
     def _line(self, contents: Sequence[Content], part: str) -> Strip:
         pad = " " * CELL_PADDING
@@ -294,9 +310,9 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
         scroll_x, scroll_y = round(self.scroll_offset.x), round(self.scroll_offset.y)
         width = self.size.width
         style = self.rich_style
-        focused = self.has_focus
+        look = self._styles_key()
         if y == 0:
-            key: tuple[object, ...] = ("header", focused)
+            key: tuple[object, ...] = ("header", look)
             strip = self._lines.get(key)
             if strip is None:
                 strip = self._line([Content(self._header_title(i, c))
@@ -309,7 +325,7 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
             row = self._rows[index]
             part = "big-table--cursor" if index == self.cursor_row else \
                 "big-table--even-row" if index % 2 == 0 else ""  # as DataTable: row 0 striped
-            key = (row, part, focused)
+            key = (row, part, look)
             strip = self._lines.get(key)
             if strip is None:
                 strip = self._line([as_content(c) for c in self._cells(row)], part)

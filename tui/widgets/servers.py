@@ -38,6 +38,10 @@ FORM_WORDS = {"summary": "summary", "none": "not listed", "-": "\u2013"}
 """The listing form a server got, in words (``none``: its tools are not listed at all)."""
 ADVICE_DELAY = 0.12
 """Seconds the cursor rests on a row before its advice is worked out."""
+PENDING = "\u2026"
+"""The advice while it is worked out."""
+DETAIL_LINES = 6
+"""The detail's max-height (CSS below): its height is min(wrapped lines, this)."""
 ServerLine = tuple[str, tuple[object, ...]]
 """One table row: the toolset's name (the row key) and its cells."""
 
@@ -155,10 +159,14 @@ class ServersPane(CatchUpWhenShown, Vertical):
         if advice:
             text = Content.assemble(text, "\n", ("What would change it: ", "bold"), advice)
         old = detail.content
-        if old != text:  # the same number of lines costs no screen-wide layout pass
-            lines = str(text).count("\n")
-            detail.update(text, layout=isinstance(old, Content | str) and
-                          str(old).count("\n") != lines or not old)
+        if old != text:  # the same wrapped height costs no screen-wide layout pass
+            width, height = detail.content_region.width, detail.content_region.height
+            lines = len(text.wrap(width)) if width > 0 else 0
+            if advice == PENDING and lines < height:  # hold the height until the advice
+                text = Content.assemble(text, "\n" * (height - lines))
+                lines = height
+            detail.update(text, layout=not old or width <= 0 or
+                          min(lines, DETAIL_LINES) != height)
 
     def _advice(self, row: ToolsetRow, *, wait: bool = False) -> str:
         """The engine's advice for this server's listing form (memoised per session).
@@ -175,7 +183,7 @@ class ServersPane(CatchUpWhenShown, Vertical):
             if self._advice_timer is not None:
                 self._advice_timer.stop()
             self._advice_timer = self.set_timer(ADVICE_DELAY, self._advice_ready)
-            return ""
+            return PENDING  # the advice line stays while it is worked out: no layout pass
         if key not in self._advice_cache:
             if len(self._advice_cache) > 64:
                 self._advice_cache.clear()

@@ -60,7 +60,12 @@ def _show(static: Static, content: Content | str) -> None:
     same = old.markup == content.markup if isinstance(old, Content) and \
         isinstance(content, Content) else old == content
     if not same:
-        static.update(content)
+        # Lay the screen out again only when the wrapped height changes (as the gauges do):
+        # the effective block changes on every digit typed, its height almost never.
+        width, height = static.content_region.width, static.content_region.height
+        layout = not isinstance(content, Content) or width <= 0 or \
+            len(content.wrap(width)) != height
+        static.update(content, layout=layout)
 
 
 class TuningPane(CatchUpWhenShown, VerticalScroll):
@@ -209,7 +214,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
                 field.value = str(context)
         note = "no context: the percentage leg is a fixed 10,000" if not context else \
             f"{fmt(context)} tokens"
-        _show(self.query_one("#tune-note-context", Static), note)
+        _show(self.query_one("#tune-note-context", Static), Content(note))
 
     def _effective(self) -> None:
         assert self.session is not None
