@@ -128,15 +128,15 @@ class AppActions(_Base):
         """Put the cursor in the main widget of *tab* (the active tab when None)."""
         self.call_later(self._focus_main_now, tab)
 
-    def _focus_main_now(self, tab: str | None) -> None:
+    def _focus_main_now(self, tab: str | None, tries: int = 40) -> None:
         active = self.query_one("#main-tabs", TabbedContent).active.removeprefix("tab-")
         if tab is not None and tab != active:  # another tab was shown meanwhile
             return
         widget = keys.main_widget(self, active)
         if widget is not None and self.screen is widget.screen:
             self.screen.set_focus(widget)
-        elif widget is None and self.screen.query("Lazy"):  # its pane is still mounting
-            self.set_timer(0.05, lambda: self._focus_main_now(active))
+        elif widget is None and tries > 0:  # its pane may still be mounting (up to 2 s)
+            self.set_timer(0.05, lambda: self._focus_main_now(active, tries - 1))
 
     def action_leave_field(self) -> None:
         """Escape: leave a text field or control for the pane's main widget."""

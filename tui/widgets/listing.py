@@ -157,11 +157,17 @@ class ListingPane(CatchUpWhenShown, Vertical):
 
     @property
     def active_form(self) -> str:
-        active = self.query_one("#listing-tabs", TabbedContent).active
-        return active.removeprefix("listing-") or "full"
+        tabs = self.query("#listing-tabs")
+        if not tabs:  # still composing (the pane mounts after the first frame)
+            return "full"
+        return tabs.first(TabbedContent).active.removeprefix("listing-") or "full"
 
     def show_form(self, form: str) -> None:
-        self.query_one("#listing-tabs", TabbedContent).active = f"listing-{form}"
+        tabs = self.query("#listing-tabs")
+        if not tabs:  # still composing: shown once it is
+            self.call_after_refresh(self.show_form, form)
+            return
+        tabs.first(TabbedContent).active = f"listing-{form}"
 
     def text_of(self, form: str) -> str:
         if self._dirty and self.session is not None:
