@@ -121,8 +121,11 @@ class AppActions(_Base):
         return True
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        if event.tabbed_content.id == "main-tabs":
-            self.focus_main()  # the tab active now (a later switch may be under way)
+        if event.tabbed_content.id == "main-tabs" and \
+                keys.pane_of(self.focused) != (event.pane.id or "").removeprefix("tab-"):
+            # the tab active now (a later switch may be under way); a cursor already in it
+            # stays (`2/` typed in one burst: the filter took `/` before this message came)
+            self.focus_main()
 
     def focus_main(self, tab: str | None = None) -> None:
         """Put the cursor in the main widget of *tab* (the active tab when None)."""

@@ -42,3 +42,27 @@ async def test_a_digit_before_its_pane_mounted_is_carried_out(digit: str) -> Non
         assert app.focused is not None and keys.pane_of(app.focused) == tab
         assert app.focused is keys.main_widget(app, tab)
     assert mounting, "the key was pressed after every pane had mounted: nothing was tested"
+
+
+
+async def test_digit_and_slash_in_one_burst_reach_the_filter() -> None:
+    """`2/` arriving in one read from the terminal (a fast typist, or a paste): the `/` is
+    handled before the tab's own TabActivated message, which used to pull the cursor back from
+    the filter to the table, so the letters typed next went nowhere."""
+    from textual.widgets import Input
+
+    from tui.widgets.tools import ToolsPane
+
+    app = ToolSearchApp(workspace=_workspace(), exact=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(20):
+            await settle(pilot)
+            if not _still_mounting(app):
+                break
+        app.action_show_tab("tools")  # `2`, then `/` in the same tick, as a burst is handled
+        app.query_one(ToolsPane).action_focus_filter()
+        await settle(pilot)
+        await pilot.press("t", "1")
+        field = app.focused
+        assert isinstance(field, Input) and field in app.query_one(ToolsPane).query(Input)
+        assert field.value == "t1"
