@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from textual import work
+from textual import events, work
 from textual.app import SystemCommand
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
@@ -112,6 +112,15 @@ class AppActions(_Base):
             self.copy_to_clipboard(json.dumps(entry_json(entry), ensure_ascii=False, indent=2,
                                               default=str))
             self.notify(f"Entry #{entry.seq} copied as JSON.", timeout=3)
+
+    async def on_event(self, event: events.Event) -> None:
+        if not isinstance(event, events.Key):
+            await super().on_event(event)  # type: ignore[misc]
+        elif event.is_forwarded:  # back up from the focused widget
+            await super().on_event(event)  # type: ignore[misc]
+            self.key_order.came_back(event)
+        elif not await self.key_order.arrived(event):
+            await super().on_event(event)  # type: ignore[misc]
 
     # -- actions (keys, footer and palette share these) ---------------------------------
 

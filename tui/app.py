@@ -28,6 +28,7 @@ from . import services
 from .actions import AppActions
 from .activity import ActivityEntry, clip
 from .commands import TABS, ToolSearchCommands
+from .key_order import KeyOrder
 from .keys import KEYS_BINDINGS, FocusEdge, QuietTabPane
 from .messages import (
     ActivityLogged,
@@ -105,6 +106,7 @@ class ToolSearchApp(AppActions, App[None]):
         self._exact_delay = exact_delay
         self._exact_timer: Any = None
         self._seq = 0
+        self.key_order = KeyOrder(self)  # keys in the order typed, also in a burst
         self._initial: SessionState | None = None
         self._query: tuple[str, bool] = ("", False)
         self.overrides: dict[str, Any] = {}  # tools.tool_search keys the operator changed
@@ -161,6 +163,7 @@ class ToolSearchApp(AppActions, App[None]):
     def on_mount(self) -> None:
         self._focus_edge = FocusEdge(self)
         self.watch(self.screen, "focused", self._focus_edge.moved)
+        self.watch(self.screen, "focused", lambda _f: self.key_order.focus_moved(), init=False)
         self.theme_changed_signal.subscribe(self, lambda _theme: self._focus_edge.paint())
         for note in self.startup_notes:
             self.notify(note, title="Themes", severity="warning", timeout=8)

@@ -83,3 +83,28 @@ async def settle(pilot: object) -> None:
         with contextlib.suppress(WorkerCancelled):
             await app.workers.wait_for_complete()
         await pilot.pause(0.15)  # type: ignore[attr-defined]
+
+
+def burst(app: object, keys: str | list[str]) -> None:
+    """Send *keys* as one read from a terminal delivers them (a fast typist, a paste, or
+    `tmux send-keys`): every key event is queued before the first is handled. Pilot's
+    ``press`` waits for the app to go idle after each key, which hides races between a key
+    and the focus move an earlier key asked for."""
+    import unicodedata
+
+    from textual import events
+    from textual.app import REPLACED_KEYS
+    from textual.keys import _character_to_key, _get_unicode_name_from_key
+
+    driver = app._driver  # type: ignore[attr-defined]
+    for key in keys:
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        try:
+            char: str | None = unicodedata.lookup(
+                _get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+        except KeyError:
+            char = key if len(key) == 1 else None
+        event = events.Key(key, char)
+        event.set_sender(app)  # type: ignore[arg-type]
+        driver.send_message(event)

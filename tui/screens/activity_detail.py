@@ -44,6 +44,7 @@ def entry_text(entry: ActivityEntry) -> str:
 
 
 class ActivityDetailScreen(ModalScreen[None]):
+    AUTO_FOCUS = "#detail-text"  # focused as the screen opens: keys typed at once land there
     DEFAULT_CSS = """
     ActivityDetailScreen { align: center middle; }
     ActivityDetailScreen #detail-box { width: 95%; height: 90%; border: thick $primary;
@@ -70,7 +71,6 @@ class ActivityDetailScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._show()
-        self.query_one("#detail-text", TextView).focus()
 
     @property
     def entry(self) -> ActivityEntry | None:

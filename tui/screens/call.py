@@ -44,6 +44,7 @@ def build_args(bridge: str, name: str, arguments: str, limit: str) -> dict[str, 
 
 
 class CallScreen(ModalScreen[None]):
+    AUTO_FOCUS = "#call-name"  # focused as the screen opens: keys typed at once land there
     DEFAULT_CSS = """
     CallScreen { align: center middle; }
     CallScreen #call-box { width: 90%; max-width: 110; height: 90%; padding: 0 1;
@@ -94,9 +95,6 @@ class CallScreen(ModalScreen[None]):
                 yield Button("Close", id="call-close", compact=True)
             yield Static("", id="call-status", markup=False)
             yield TextArea("", id="call-result", read_only=True, language=None)
-
-    def on_mount(self) -> None:
-        self.query_one("#call-name", Input).focus()
 
     @on(Button.Pressed, "#call-send")
     def _send_pressed(self, event: Button.Pressed) -> None:

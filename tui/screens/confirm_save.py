@@ -25,6 +25,7 @@ def diff_content(lines: list[str]) -> Content:
 
 
 class ConfirmSaveScreen(ModalScreen[bool]):
+    AUTO_FOCUS = "#confirm-ok"  # focused as the screen opens: keys typed at once land there
     DEFAULT_CSS = """
     ConfirmSaveScreen { align: center middle; }
     ConfirmSaveScreen #confirm-box { width: 90%; max-width: 100; height: auto; max-height: 90%;
@@ -56,9 +57,6 @@ class ConfirmSaveScreen(ModalScreen[bool]):
             with Horizontal(id="confirm-buttons"):
                 yield Button("Save (y)", id="confirm-ok", variant="primary", compact=True)
                 yield Button("Cancel (n / Esc)", id="confirm-cancel", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#confirm-ok", Button).focus()
 
     @on(Button.Pressed, "#confirm-ok")
     def action_confirm(self) -> None:

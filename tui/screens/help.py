@@ -24,6 +24,7 @@ def key_map_text(sections: list[tuple[str, list[tuple[str, str]]]]) -> Content:
 
 
 class HelpScreen(ModalScreen[None]):
+    AUTO_FOCUS = "#help-box"  # focused as the screen opens: keys typed at once land there
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen #help-box { width: 90%; max-width: 100; height: 90%; padding: 0 1;
@@ -41,9 +42,6 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help-box") as box:
             box.border_title = "Keys (Esc closes)"
             yield Static(key_map_text(self._sections), id="help-text")
-
-    def on_mount(self) -> None:
-        self.query_one("#help-box").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

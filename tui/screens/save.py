@@ -19,6 +19,7 @@ EXPLAIN = (
 
 
 class SavePathScreen(ModalScreen[str | None]):
+    AUTO_FOCUS = "#save-path"  # focused as the screen opens: keys typed at once land there
     DEFAULT_CSS = """
     SavePathScreen { align: center middle; }
     SavePathScreen #save-box { width: 80%; max-width: 100; height: auto; padding: 1 2;
@@ -39,9 +40,6 @@ class SavePathScreen(ModalScreen[str | None]):
             with Horizontal(id="save-buttons"):
                 yield Button("Save", id="save-ok", variant="primary", compact=True)
                 yield Button("Cancel", id="save-cancel", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#save-path", Input).focus()
 
     @on(Input.Submitted, "#save-path")
     @on(Button.Pressed, "#save-ok")

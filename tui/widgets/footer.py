@@ -92,12 +92,16 @@ class KeyFooter(Widget, can_focus=False):
     def render(self) -> Content:
         key_style = self.get_visual_style("footer-key--key")
         text_style = self.get_visual_style("footer-key--description")
+        right = None
+        if self._palette is not None:  # the palette key sits at the right edge
+            _, display, description, _ = self._palette
+            right = Content.assemble(("\u258f", self.get_visual_style("footer-key--border")),
+                                     (display, key_style), (f" {description}", text_style), " ")
+        room = self.size.width - (right.cell_length if right is not None else 0)
         pieces: list[tuple[str, object]] = []
         self._spans = []
         x = 0
-
-        def add(entry: tuple[str, str, str, bool]) -> None:
-            nonlocal x
+        for entry in fitting(self._shown, max(0, room)):
             key, display, description, enabled = entry
             start = x
             for text, style in ((f" {display} ", key_style),
@@ -106,18 +110,9 @@ class KeyFooter(Widget, can_focus=False):
                     pieces.append((text, style if enabled else style + DIM))
                     x += len(text)
             self._spans.append((start, x, key))
-
-        for entry in self._shown:
-            add(entry)
         line = Content.assemble(*pieces)  # type: ignore[arg-type]
-        if self._palette is None:
+        if right is None or self._palette is None:
             return line
-        # the palette key sits at the right edge, over any keys that do not fit
-        _, display, description, _ = self._palette
-        right = Content.assemble(("\u258f", self.get_visual_style("footer-key--border")),
-                                 (display, key_style), (f" {description}", text_style), " ")
-        room = max(0, self.size.width - right.cell_length)
-        self._spans = [(a, min(b, room), k) for a, b, k in self._spans if a < room]
         self._spans.append((room, room + right.cell_length, self._palette[0]))
         return Content.assemble(line.truncate(room, pad=True), right)
 
@@ -126,3 +121,29 @@ class KeyFooter(Widget, can_focus=False):
             if start <= event.x < end:
                 self.app.simulate_key(key)
                 return
+
+
+def entry_width(entry: tuple[str, str, str, bool]) -> int:
+    """Cells one key takes on the line: ` key ` then `description `."""
+    _, display, description, _ = entry
+    return len(display) + 2 + (len(description) + 1 if description else 0)
+
+
+def fitting(shown: Shown, room: int) -> Shown:
+    """The keys that fit in *room* cells, whole (a key cut in two, `^q Qu`, reads as noise).
+    When some must go, Quit and the key map (`?` Keys, which shows every other key) stay."""
+    if sum(entry_width(e) for e in shown) <= room:
+        return shown
+    kept = {id(e) for e in shown if e[0] in KEPT_KEYS}
+    left = room - sum(entry_width(e) for e in shown if id(e) in kept)
+    for entry in shown:
+        if id(entry) not in kept:
+            if entry_width(entry) > left:
+                break
+            kept.add(id(entry))
+            left -= entry_width(entry)
+    return tuple(e for e in shown if id(e) in kept)
+
+
+KEPT_KEYS = frozenset({"question_mark", "f1", "ctrl+q"})
+"""Keys the line keeps when it is too narrow for all of them."""

@@ -22,6 +22,7 @@ from toolsearch.session import SessionState
 from toolsearch.tokens import estimate_text_tokens
 from toolsearch.tooldefs import def_description
 
+from ..key_order import focus_now
 from ..keys import QuietTabPane
 from ..view import fmt, listing_fit
 from .textview import TextView
@@ -123,7 +124,7 @@ class ListingPane(CatchUpWhenShown, Vertical):
         self._fill_active()
         focused = self.app.focused
         if focused is not None and self in focused.ancestors and isinstance(focused, TextView):
-            self.query_one(f"#listing-text-{self.active_form}", TextView).focus()
+            focus_now(self.query_one(f"#listing-text-{self.active_form}", TextView))
 
     def action_step_form(self, step: int) -> None:
         keys = [key for key, _ in FORMS]

@@ -18,6 +18,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Button, DataTable, Input, ProgressBar, Select, Static
 
+from ..key_order import focus_now
 from ..messages import PaneMessage
 from ..recall_view import PROFILE_CHOICES, RecallStep, RecallView, profiles_for
 from .sortable import SortableTable
@@ -183,7 +184,7 @@ class RecallPane(Vertical):
         self.query_one("#recall-profile", Select).value = choice
 
     def action_focus_path(self) -> None:
-        self.query_one("#recall-path", Input).focus()
+        focus_now(self.query_one("#recall-path", Input))
 
     def action_run(self) -> None:
         if not self._busy:

@@ -17,6 +17,7 @@ from textual.widgets import Checkbox, DataTable, Input, Static
 from toolsearch.bm25 import Hit
 from toolsearch.profiles import PROFILE_NAMES
 
+from ..key_order import focus_now
 from ..messages import PaneMessage
 from ..search_view import ProfileHits, SearchView
 from .sortable import SortableTable
@@ -154,7 +155,7 @@ class SearchPane(Vertical):
         self._submit()
 
     def action_focus_query(self) -> None:
-        self.query_one("#search-query", Input).focus()
+        focus_now(self.query_one("#search-query", Input))
 
     def action_toggle_compare(self) -> None:
         box = self.query_one("#search-compare", Checkbox)

@@ -20,6 +20,7 @@ from textual.widgets import Input, Static
 from toolsearch.advice import closest_names
 from toolsearch.session import SessionState
 
+from ..key_order import focus_now
 from ..view import TOOL_LABELS, ToolRow, fmt, tool_rows, tool_rows_key
 from .bigtable import BigTable, Column
 from .visibility import CatchUpWhenShown
@@ -57,7 +58,7 @@ class ToolsPane(CatchUpWhenShown, Vertical):
     DEFAULT_CSS = """
     ToolsPane { height: 1fr; }
     ToolsPane #tools-table { height: 1fr; }
-    ToolsPane #tool-explain { height: 6; padding: 0 1; }
+    ToolsPane #tool-explain { height: 9; padding: 0 1; }
     ToolsPane #tools-count { height: 1; padding: 0 1; }
     """
     BINDINGS = [
@@ -112,7 +113,7 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         if self._timer is not None:
             self._timer.stop()
         self.apply_filter(event.value)
-        self.table.focus()
+        focus_now(self.table)
 
     def apply_filter(self, text: str) -> None:
         self._words = text.lower().split()
@@ -126,7 +127,7 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         self.apply_filter(text)
 
     def action_focus_filter(self) -> None:
-        self.query_one("#tools-filter", Input).focus()
+        focus_now(self.query_one("#tools-filter", Input))
 
     def action_clear_filter(self) -> None:
         """Escape: clear the filter and give the cursor back to the table."""
@@ -137,7 +138,7 @@ class ToolsPane(CatchUpWhenShown, Vertical):
             if self._timer is not None:
                 self._timer.stop()
             self.apply_filter("")
-        self.table.focus()
+        focus_now(self.table)
 
     # -- rows ------------------------------------------------------------------------
 
@@ -201,10 +202,10 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         box.update(Content.assemble(
             (ex.name, "bold"), "  ", (label, style), f" \u00b7 rule {ex.rule} \u00b7 "
             f"toolset {ex.toolset or '-'} \u00b7 {tokens}\n",
-            ("Listing line: ", "bold"), ex.listing_line or "(not in the listing)", "\n",
-            *((("What would change it: ", "bold"), " \u00b7 ".join(advice), "\n") if advice
+            ("Why: ", "bold"), ex.reason, "\n",
+            ("Listing line: ", "bold"), ex.listing_line or "(not in the listing)",
+            *(("\n", ("What would change it: ", "bold"), " \u00b7 ".join(advice)) if advice
               else ()),
-            ("Why: ", "bold"), ex.reason,
         ), layout=False)  # fixed height: no screen-wide layout pass for a new explanation
 
     def select_tool(self, name: str) -> bool:

@@ -20,6 +20,7 @@ from toolsearch.config import CONFIG_TABLE
 from toolsearch.profiles import PROFILE_NAMES, get_profile
 from toolsearch.session import SessionState
 
+from ..key_order import focus_now
 from ..messages import PaneMessage, SaveRequested
 from ..view import fmt
 from .visibility import CatchUpWhenShown
@@ -273,7 +274,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
     def _input_submitted(self, event: Input.Submitted) -> None:
         """Enter leaves a number field: the pane's keys (and digits for tabs) work again."""
         event.stop()
-        self.focus()
+        focus_now(self)
 
     @on(Button.Pressed, "#tune-save")
     def _save(self, event: Button.Pressed) -> None:

@@ -1,0 +1,100 @@
+"""Keys handled in the order typed, each where the keys before it left the cursor (SPEC §11:
+keys never misfire), also when they arrive in one burst: a fast typist, a paste, or
+`tmux send-keys`.
+
+Textual hands each key to the focused widget's queue as it arrives, and runs the key's binding
+only when the key comes back up to the app. Keys that arrive together are all handed out before
+the first one's binding has run, so they meet the cursor where it *was*: `/quit` typed quickly
+quit the app instead of filtering, the letters after `2/` went to the Servers pane (`s`, `a`
+toggle scope and attachment there), and in a text field `Ctrl+U 17 Enter` cleared the `17`
+(the field types characters at once, its bindings run later). Here:
+
+- outside a text field, a key's binding runs as it arrives, and focus moves made by bindings
+  are immediate (:func:`focus_now`);
+- in a text field, typed characters go to the field in order; any other key (Enter, Esc, Tab,
+  Ctrl+U, arrows) goes the usual way, and the keys after it wait until its binding has run,
+  and for the keys that may move the cursor out of the field, until the cursor has moved (or
+  ``SETTLE_S`` has passed).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import events
+from textual.widget import Widget
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.timer import Timer
+
+LEAVING_KEYS = frozenset({"enter", "escape", "tab", "shift+tab"})
+"""Keys whose binding may move the cursor out of a text field, through a message or two."""
+
+SETTLE_S = 0.1
+"""How long keys wait behind a text field's Enter, Esc or Tab when the cursor stays put."""
+
+
+def takes_typing(widget: Widget | None) -> bool:
+    """True when *widget* handles printable keys itself (a text field, or a select's open
+    list, which jumps to what is typed)."""
+    return widget is not None and widget.check_consume_key("a", "a")
+
+
+def focus_now(widget: Widget) -> None:
+    """Give *widget* the cursor at once. ``Widget.focus`` waits behind every message already
+    queued for the app, keys typed after this one included, which would then be resolved
+    against the old cursor."""
+    try:
+        screen = widget.screen
+    except Exception:  # not mounted (yet): nothing to focus
+        return
+    screen.set_focus(widget)
+
+
+class KeyOrder:
+    """The app's key intake (the app's ``on_event`` calls :meth:`arrived` and :meth:`came_back`)."""
+
+    def __init__(self, app: App[object]) -> None:
+        self.app = app
+        self._held: list[events.Key] | None = None  # keys waiting behind one in a text field
+        self._waiting_for: events.Key | None = None
+        self._focus_before: Widget | None = None
+        self._timer: Timer | None = None
+
+    async def arrived(self, event: events.Key) -> bool:
+        """A key from the terminal; True when it was taken here (held, or its binding run)."""
+        if self._held is not None:
+            self._held.append(event)
+            return True
+        app = self.app
+        focused = app.focused
+        if not takes_typing(focused):
+            check = app._check_bindings  # the lookup Textual makes when the key comes back
+            return await check(event.key, priority=True) or await check(event.key)
+        if not event.is_printable:  # goes the usual way; the keys after it wait
+            # a key the field stops never comes back: the wait has an end either way
+            self._hold(event, focused, SETTLE_S if event.key in LEAVING_KEYS else 5 * SETTLE_S)
+        return False
+
+    def _hold(self, event: events.Key, focused: Widget | None, wait: float) -> None:
+        self._held, self._waiting_for, self._focus_before = [], event, focused
+        self._timer = self.app.set_timer(wait, self._release)
+
+    def came_back(self, event: events.Key) -> None:
+        """A key has been up to the app and its binding (if any) has run."""
+        if event is self._waiting_for and event.key not in LEAVING_KEYS:
+            self._release()
+
+    def focus_moved(self) -> None:
+        """The cursor moved on the app's screen."""
+        if self._waiting_for is not None and self.app.focused is not self._focus_before:
+            self._release()
+
+    def _release(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        held, self._held, self._waiting_for = self._held or [], None, None
+        for key in held:  # back through the intake, in order (the first may hold the rest)
+            self.app.post_message(events.Key(key.key, key.character))
