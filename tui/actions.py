@@ -26,6 +26,7 @@ from toolsearch.session import SessionState
 from . import keys, save_diff, services
 from .activity import clip
 from .demo import demo_note, plan_demo
+from .key_order import KeysSettled
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .recall_view import RecallStep, RecallView, reach_run, recall_run
 from .screens.activity_detail import ActivityDetailScreen, entry_json
@@ -121,6 +122,9 @@ class AppActions(_Base):
             self.key_order.came_back(event)
         elif not await self.key_order.arrived(event):
             await super().on_event(event)  # type: ignore[misc]
+
+    def on_keys_settled(self, message: KeysSettled) -> None:
+        self.key_order.settled(message)
 
     # -- actions (keys, footer and palette share these) ---------------------------------
 

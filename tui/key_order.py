@@ -12,9 +12,9 @@ toggle scope and attachment there), and in a text field `Ctrl+U 17 Enter` cleare
 - outside a text field, a key's binding runs as it arrives, and focus moves made by bindings
   are immediate (:func:`focus_now`);
 - in a text field, typed characters go to the field in order; any other key (Enter, Esc, Tab,
-  Ctrl+U, arrows) goes the usual way, and the keys after it wait until its binding has run,
-  and for the keys that may move the cursor out of the field, until the cursor has moved (or
-  ``SETTLE_S`` has passed).
+  Ctrl+U, arrows) goes the usual way, and the keys after it wait until its binding has run and
+  the messages it sent on the way up have been handled (Enter: the field's Submitted, whose
+  handler may move the cursor to a table), or the cursor has moved.
 """
 
 from __future__ import annotations
@@ -22,17 +22,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual import events
+from textual.message import Message
 from textual.widget import Widget
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.timer import Timer
 
-LEAVING_KEYS = frozenset({"enter", "escape", "tab", "shift+tab"})
-"""Keys whose binding may move the cursor out of a text field, through a message or two."""
+LONGEST_WAIT_S = 1.0
+"""Keys never wait longer than this behind one key (a key the field stops never comes back)."""
 
-SETTLE_S = 0.1
-"""How long keys wait behind a text field's Enter, Esc or Tab when the cursor stays put."""
+
+class KeysSettled(Message):
+    """Sent up from a text field behind a key's own messages: when it reaches the app, what the
+    key set off along the way has been handled."""
+
+    def __init__(self, key: events.Key) -> None:
+        super().__init__()
+        self.key = key
 
 
 def takes_typing(widget: Widget | None) -> bool:
@@ -53,7 +60,9 @@ def focus_now(widget: Widget) -> None:
 
 
 class KeyOrder:
-    """The app's key intake (the app's ``on_event`` calls :meth:`arrived` and :meth:`came_back`)."""
+    """The app's key intake: the app's ``on_event`` calls :meth:`arrived` and
+    :meth:`came_back`, its KeysSettled handler :meth:`settled`, its focus watch
+    :meth:`focus_moved`."""
 
     def __init__(self, app: App[object]) -> None:
         self.app = app
@@ -73,17 +82,24 @@ class KeyOrder:
             check = app._check_bindings  # the lookup Textual makes when the key comes back
             return await check(event.key, priority=True) or await check(event.key)
         if not event.is_printable:  # goes the usual way; the keys after it wait
-            # a key the field stops never comes back: the wait has an end either way
-            self._hold(event, focused, SETTLE_S if event.key in LEAVING_KEYS else 5 * SETTLE_S)
+            self._held, self._waiting_for, self._focus_before = [], event, focused
+            self._timer = app.set_timer(LONGEST_WAIT_S, self._release)
         return False
 
-    def _hold(self, event: events.Key, focused: Widget | None, wait: float) -> None:
-        self._held, self._waiting_for, self._focus_before = [], event, focused
-        self._timer = self.app.set_timer(wait, self._release)
-
     def came_back(self, event: events.Key) -> None:
-        """A key has been up to the app and its binding (if any) has run."""
-        if event is self._waiting_for and event.key not in LEAVING_KEYS:
+        """A key has been up to the app and its binding (if any) has run: what the binding
+        sent the field (Enter: Submitted) is in the field's queue, ahead of a KeysSettled."""
+        if event is not self._waiting_for:
+            return
+        field = self._focus_before
+        if field is not None and field.is_attached and self.app.focused is field:
+            field.post_message(KeysSettled(event))
+        else:
+            self._release()
+
+    def settled(self, message: KeysSettled) -> None:
+        """A KeysSettled reached the app."""
+        if message.key is self._waiting_for:
             self._release()
 
     def focus_moved(self) -> None:

@@ -91,3 +91,18 @@ async def test_text_typed_right_after_opening_a_dialog_goes_into_its_field() -> 
         assert isinstance(app.screen, CallScreen)
         assert app.screen.query_one("#call-name", Input).value == "mcp__firecrawl__map"
         assert app.focused is app.screen.query_one("#call-name", Input)
+
+
+async def test_a_number_field_reached_in_the_same_burst_as_its_tab_shows_its_value() -> None:
+    """`6` and three Tabs at once reach threshold_pct before the Tuning pane was first drawn:
+    the field showed blank beside a set value."""
+    app = ToolSearchApp(workspace=fixture_workspace(), exact=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        burst(app, ["6", "tab", "tab", "tab"])
+        await settle(pilot)
+        field = app.focused
+        assert isinstance(field, Input) and field.id == "tune-threshold_pct"
+        assert app.session is not None
+        assert field.value == f"{app.session.config.threshold_pct:g}"
+        assert not app.overrides  # filling a field is not the operator's change

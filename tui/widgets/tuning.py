@@ -148,7 +148,9 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         yield Static("", id="tune-effective")
 
     def on_mount(self) -> None:
-        self._sync()
+        # filled even while hidden: a Tab typed in the same burst as `6` can reach a field
+        # before the pane is first drawn (and its catch-up runs), and found it blank
+        self._sync(hidden_too=True)
 
     def watch_has_focus(self, _has_focus: bool) -> None:
         # Only the pane's own look depends on its focus: restyling its ~60 children on every
@@ -166,8 +168,9 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
 
     # -- from the session into the fields -----------------------------------------------
 
-    def _sync(self) -> None:
-        if not self.is_mounted or self.session is None or self.hidden_now():
+    def _sync(self, hidden_too: bool = False) -> None:
+        if not self.is_mounted or self.session is None or \
+                (not hidden_too and self.hidden_now()):
             return
         config = self.session.config
         raw = config.to_raw()
@@ -183,7 +186,9 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
             field = self.query_one(f"#tune-{key}", Input)
             effective = _value_text(raw[key])
             typed = self._raw.get(key)
-            if field is not focused and field.value != effective:
+            if field.value != effective and (field is not focused or key not in self._raw):
+                # the field under the cursor keeps what the operator typed; one they only
+                # tabbed into (keys typed in a burst can get there first) is filled
                 with field.prevent(Input.Changed):
                     field.value = effective
             note = self.query_one(f"#tune-note-{key}", Static)
@@ -210,7 +215,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
             with preset.prevent(Select.Changed):
                 preset.value = wanted
         field = self.query_one("#tune-context", Input)
-        if field is not focused and field.value != str(context):
+        if field.value != str(context) and (field is not focused or "context" not in self._raw):
             with field.prevent(Input.Changed):
                 field.value = str(context)
         note = "no context: the percentage leg is a fixed 10,000" if not context else \
@@ -254,6 +259,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         widget_id = event.input.id or ""
         text = event.value.strip()
         if widget_id == "tune-context":
+            self._raw["context"] = text
             try:
                 number = int(text)
             except ValueError:
