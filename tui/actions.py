@@ -316,7 +316,7 @@ class AppActions(_Base):
         self.demo_running = True
         self.demo_paused, self._demo_credit = False, 0
         self.action_show_tab("activity")
-        self.run_worker(self._play_demo(), group="demo", exclusive=True, exit_on_error=False,
+        self.run_worker(self._play_demo, group="demo", exclusive=True, exit_on_error=False,
                         description="scripted demo")
 
     def action_save(self) -> None:

@@ -169,7 +169,7 @@ class ToolSearchApp(AppActions, App[None]):
             self.notify(note, title="Themes", severity="warning", timeout=8)
         if self.session is None:
             self.sub_title = "loading sources\u2026"
-            self.run_worker(self._load(), group="load", exclusive=True, exit_on_error=False,
+            self.run_worker(self._load, group="load", exclusive=True, exit_on_error=False,
                             description="load sources")
         else:
             self.watch_session(self.session)

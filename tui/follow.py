@@ -137,7 +137,7 @@ class FollowApp(ToolSearchApp):
             if mtime != self._catalog_mtime:
                 self._catalog_mtime = mtime
                 self.sources = (str(catalog),)
-                self.run_worker(self._load(), group="load", exclusive=True,
+                self.run_worker(self._load, group="load", exclusive=True,
                                 exit_on_error=False, description="reload gateway catalog")
                 return
         if self.session is not None:
@@ -170,7 +170,7 @@ class ServeApp(ToolSearchApp):
         self.serving = ""
 
     async def _load(self) -> None:  # the gateway lists the servers (once, for both)
-        self.run_worker(self._serve(), group="gateway", exit_on_error=False,
+        self.run_worker(self._serve, group="gateway", exit_on_error=False,
                         description="MCP gateway")
 
     async def _serve(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from textual import on
@@ -132,7 +133,7 @@ class CallScreen(ModalScreen[None]):
             status.update(f"\u2716 not sent: {exc}")
             return
         status.update(f"\u2026 sending {bridge}")
-        self.run_worker(self._send(bridge, args), group="call", exclusive=True,
+        self.run_worker(partial(self._send, bridge, args), group="call", exclusive=True,
                         exit_on_error=False, description=f"call {bridge}")
 
     async def _send(self, bridge: str, args: dict[str, Any]) -> None:
