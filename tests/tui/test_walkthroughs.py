@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import yaml
 from textual.widgets import Static
-from tui_helpers import FakeClock, settle
+from tui_helpers import FakeClock, burst, settle
 
 from tui.app import ToolSearchApp
 from tui.screens.activity_detail import ActivityDetailScreen
@@ -41,12 +41,25 @@ async def _loaded(pilot) -> None:
     raise AssertionError("the sources did not load")
 
 
+TYPING = ["key by key", "in one burst"]
+"""Pilot's press waits for the app after each key; a burst queues them all at once, as a fast
+typist, a paste or `tmux send-keys` does."""
+
+
+async def _type(pilot, typing: str, *keys: str) -> None:
+    if typing == "in one burst":
+        burst(pilot.app, list(keys))
+    else:
+        await pilot.press(*keys)
+
+
 def _detail(app: ToolSearchApp) -> str:
     return str(app.query_one("#server-detail", Static).content)
 
 
+@pytest.mark.parametrize("typing", TYPING)
 @pytest.mark.parametrize("size", SIZES)
-async def test_walkthrough_1_why_deferred(size):
+async def test_walkthrough_1_why_deferred(size, typing):
     app = _app(["cloudflare-scale"])
     async with app.run_test(size=size) as pilot:
         await _loaded(pilot)
@@ -65,7 +78,7 @@ async def test_walkthrough_1_why_deferred(size):
         detail = _detail(app)
         assert "What would change it" in detail and "33,269" in detail
         assert "threshold_pct \u2265 16.64" in detail
-        await pilot.press("2", "slash", *"zone_holds_list", "enter")
+        await _type(pilot, typing, "2", "slash", *"zone_holds_list", "enter")
         await settle(pilot)
         tools = app.query_one(ToolsPane)
         assert app.focused is tools.table  # back in the table, on the tool
@@ -80,19 +93,20 @@ async def test_walkthrough_1_why_deferred(size):
         assert tools.query_one("#tools-filter").value == ""
 
 
+@pytest.mark.parametrize("typing", TYPING)
 @pytest.mark.parametrize("size", SIZES)
-async def test_walkthrough_2_tune_and_save(size, tmp_path):
+async def test_walkthrough_2_tune_and_save(size, typing, tmp_path):
     config = tmp_path / "config.yaml"
     config.write_text(HERMES_CONFIG)
     app = _app(["cloudflare-scale", str(config)])
     async with app.run_test(size=size) as pilot:
         await _loaded(pilot)
         assert app.save_target == str(config)
-        await pilot.press("6", "tab", "tab", "tab", "ctrl+u", "1", "7", "enter")
+        await _type(pilot, typing, "6", "tab", "tab", "tab", "ctrl+u", "1", "7", "enter")
         await settle(pilot)
         assert app.session.config.threshold_pct == 17
         assert app.focused is not None and app.focused.id == "tuning"  # left the field
-        await pilot.press("tab", "tab", "tab", "tab", "ctrl+u", *"34000", "enter")
+        await _type(pilot, typing, "tab", "tab", "tab", "tab", "ctrl+u", *"34000", "enter")
         await settle(pilot)
         assert app.session.config.listing_max_tokens == 34000
         figures = app.query_one(GaugesPane).figures
