@@ -22,8 +22,9 @@ and that splits into no run-on parts is read as a typo: the catalog word one edi
 (deletion, insertion, substitution, adjacent transposition) that most tools hold is added
 (``screenshoot`` -> screenshot). A query word that is one of the verbs tools are named with
 (:data:`SYNONYM_GROUPS`: create/add/new/make/insert, delete/remove, run/execute, ...) also matches
-that group's other words, exactly and by stem class, at ``synonym_weight`` (0.3): ``remove a
-task`` finds ``delete_task``. When fewer tools than asked match a content word, tools matching
+that group's other words, exactly and by stem class, at ``synonym_weight`` (0.3), in the tools
+that do not hold the query word itself (a synonym stands in for its word, it does not add to
+it): ``remove a task`` finds ``delete_task``. When fewer tools than asked match a content word, tools matching
 only the query's stopwords fill the rest (scaled to 1%, always below the content hits); when
 nothing matches at all, the seed's name-substring fallback (0.1).
 
@@ -549,7 +550,7 @@ def stem_class(index: Index, word_stem: str) -> tuple[str, ...]:
 def term_words(index: Index, term: tuple[str, str]) -> tuple[str, ...]:
     """The indexed words a term matches: the word itself, or its stem class."""
     kind, text = term
-    if kind in ("exact", "syn"):
+    if kind == "exact" or kind.startswith("syn "):
         return (text,) if text in index.vocab_set else ()
     return stem_class(index, text)
 
@@ -557,7 +558,7 @@ def term_words(index: Index, term: tuple[str, str]) -> tuple[str, ...]:
 def term_weight(term: tuple[str, str], params: Params) -> float:
     """1 for an exact term, ``stem_weight`` for a stem class, ``synonym_weight`` (times
     ``stem_weight`` for its stem class) for a synonym."""
-    kind = term[0]
+    kind = term[0].split(" ", 1)[0]
     if kind == "exact":
         return 1.0
     if kind == "stem":
@@ -619,6 +620,9 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
             {} if not words or not weight
             else _word_contributions(index, words[0], params, weight) if len(words) == 1
             else _class_contributions(index, words, params, weight))
+        if found and " " in term[0]:  # a synonym: not where its source word is found
+            mask = _synonym_mask(index, term)
+            found = memo[term] = {d: v for d, v in found.items() if d not in mask}
     return found
 
 
@@ -727,8 +731,10 @@ def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
 
 
 def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...]:
-    """``("syn", word)`` and ``("synstem", stem)`` terms for the catalog's synonyms of the query
-    words (:data:`SYNONYM_GROUPS`), skipping any whose stem is a query word's stem."""
+    """``("syn <sources>", word)`` and ``("synstem <sources>", stem)`` terms for the catalog's
+    synonyms of the query words (:data:`SYNONYM_GROUPS`), skipping any whose stem is a query
+    word's stem. ``<sources>`` are the query words the synonym stands in for (space-separated):
+    it counts only in docs holding none of them (:func:`_synonym_mask`)."""
     table = _synonym_table()
     stems = {stem(w) for w in words}
     seen: set[str] = set()
@@ -739,11 +745,23 @@ def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...
             if x_stem in stems or x in seen:
                 continue
             seen.add(x)
+            sources = " ".join(dict.fromkeys(v for v in words if x in table.get(stem(v), ())))
             if x in index.vocab_set:
-                out[("syn", x)] = None
+                out[("syn " + sources, x)] = None
             if stem_class(index, x_stem):
-                out[("synstem", x_stem)] = None
+                out[("synstem " + sources, x_stem)] = None
     return tuple(out)
+
+
+def _synonym_mask(index: Index, term: tuple[str, str]) -> set[int]:
+    """Docs holding a source word of a synonym term (the word or its stem class): a synonym
+    stands in for its word, so it adds nothing where the word itself is found."""
+    docs: set[int] = set()
+    for w in term[0].split()[1:]:
+        docs.update(index.docs_with(w))
+        for v in stem_class(index, stem(w)):
+            docs.update(index.docs_with(v))
+    return docs
 
 
 MIN_TYPO = 5
@@ -783,8 +801,8 @@ def term_label(term: tuple[str, str]) -> str:
     """``create`` for an exact term, ``creat~`` for a stem class, ``add (synonym)`` and
     ``add~ (synonym)`` for a synonym's."""
     kind, text = term
-    return {"exact": text, "stem": text + "~", "syn": text + " (synonym)"}.get(
-        kind, text + "~ (synonym)")
+    return {"exact": text, "stem": text + "~"}.get(
+        kind, text + (" (synonym)" if kind.startswith("syn ") else "~ (synonym)"))
 
 
 @dataclass(frozen=True)

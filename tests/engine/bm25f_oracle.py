@@ -386,7 +386,7 @@ def stem_class(index: Index, word_stem: str) -> tuple[str, ...]:
 
 def term_words(index: Index, term: tuple[str, str]) -> tuple[str, ...]:
     """The indexed words a term matches: the word itself, or its stem class."""
-    kind, text = term
+    kind, text = term[0].split()[0], term[1]
     if kind in ("exact", "syn"):
         return (text,) if text in index.vocab_set else ()
     return stem_class(index, text)
@@ -443,7 +443,7 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
             norms = _norms(index, params)
             words = term_words(index, term)
             weight = {"exact": 1.0, "stem": params.stem_weight, "syn": params.synonym_weight,
-                      "synstem": params.synonym_weight * params.stem_weight}[term[0]]
+                      "synstem": params.synonym_weight * params.stem_weight}[term[0].split()[0]]
             scale = weight * idf(index.n, len(docs)) * (params.k1 + 1)
             k1 = params.k1
             counts = index.counts
@@ -462,6 +462,9 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
                     x = sum(_field_parts(index, d, words, norms))
                     if x > 0:
                         found[d] = scale * x / (k1 + x)
+            if term[0].startswith("syn"):  # a synonym counts only where its words are not
+                found = {d: v for d, v in found.items()
+                         if v and not _holds_source(index, d, term)}
         memo[term] = found
     return found
 
@@ -530,7 +533,8 @@ def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...
     """Added with the verb synonyms (issue 11, a ranking change on purpose), written
     independently: for each query word in order, each group (table order) holding a word of
     its stem, each member (group order) whose stem no query word has and not taken before adds
-    its exact term and its stem class, when the catalog has them."""
+    its exact term and its stem class, when the catalog has them. The kind names the query
+    words whose groups hold the member (query order): ``("syn create new", "add")``."""
     query_stems = [stem(w) for w in words]
     taken: list[str] = []
     out: list[tuple[str, str]] = []
@@ -542,16 +546,29 @@ def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...
                 if stem(x) in query_stems or x in taken:
                     continue
                 taken.append(x)
-                for term in (("syn", x), ("synstem", stem(x))):
+                sources = []
+                for v in words:
+                    if v not in sources and any(
+                            x in g and any(stem(m) == stem(v) for m in g) for g in SYNONYMS):
+                        sources.append(v)
+                for kind, text in (("syn", x), ("synstem", stem(x))):
+                    term = (" ".join([kind, *sources]), text)
                     if term not in out and term_words(index, term):
                         out.append(term)
     return tuple(out)
 
 
+def _holds_source(index: Index, doc: int, term: tuple[str, str]) -> bool:
+    """The doc holds a word whose stem is a source word's stem, or a source word itself."""
+    sources = term[0].split()[1:]
+    mine = index.words[doc]
+    return any(w in mine or any(v in mine for v in stem_class(index, stem(w))) for w in sources)
+
+
 def term_label(term: tuple[str, str]) -> str:
     """``create`` for an exact term, ``creat~`` for a stem class; a synonym's with
     `` (synonym)``."""
-    kind, text = term
+    kind, text = term[0].split()[0], term[1]
     label = text if kind in ("exact", "syn") else text + "~"
     return label + " (synonym)" if kind.startswith("syn") else label
 
