@@ -22,8 +22,8 @@ and that splits into no run-on parts is read as a typo: the catalog word one edi
 (deletion, insertion, substitution, adjacent transposition) that most tools hold is added
 (``screenshoot`` -> screenshot). A query word that is one of the verbs tools are named with
 (:data:`SYNONYM_GROUPS`: create/add/new/make/insert, delete/remove, run/execute, ...) also matches
-that group's other words, exactly and by stem class, at ``synonym_weight`` (0.3), in the tools
-that do not hold the query word itself (a synonym stands in for its word, it does not add to
+that group's other words (exactly) at ``synonym_weight`` (0.5), in the tools that do not hold
+the query word itself (a synonym stands in for its word, it does not add to
 it): ``remove a task`` finds ``delete_task``. When fewer tools than asked match a content word, tools matching
 only the query's stopwords fill the rest (scaled to 1%, always below the content hits); when
 nothing matches at all, the seed's name-substring fallback (0.1).
@@ -31,8 +31,7 @@ nothing matches at all, the seed's name-substring fallback (0.1).
 Scoring: for term t and doc d, ``tf~ = sum_f w_f * tf_f / (1 - b_f + b_f * len_f / avglen_f)``,
 ``score += weight_t * idf(t) * tf~ * (k1 + 1) / (k1 + tf~)`` with the seed's idf
 ``ln(1 + (N - df + .5) / (df + .5))`` (``weight_t`` is 1 for exact terms, ``stem_weight``
-for stem terms, ``synonym_weight`` for synonyms, times ``stem_weight`` for their stem classes:
-:func:`term_weight`). Each hit carries its per-field, per-term contributions (they sum to the
+for stem terms, ``synonym_weight`` for synonyms: :func:`term_weight`). Each hit carries its per-field, per-term contributions (they sum to the
 score).
 
 The index (per-doc, per-field word counts, and each word's postings) depends only on the
@@ -149,9 +148,9 @@ class Params:
     summary."""
     b: tuple[float, ...] = (1.0, 0.0, 1.0, 0.5, 0.5, 0.75)
     stem_weight: float = 0.75
-    synonym_weight: float = 0.3
-    """Weight of a :data:`SYNONYM_GROUPS` synonym of a query word (its stem class: times
-    ``stem_weight``); 0 turns the expansion off."""
+    synonym_weight: float = 0.5
+    """Weight of a :data:`SYNONYM_GROUPS` synonym of a query word (matched exactly); 0 turns
+    the expansion off."""
 
 
 DEFAULT_PARAMS = Params()
@@ -556,16 +555,11 @@ def term_words(index: Index, term: tuple[str, str]) -> tuple[str, ...]:
 
 
 def term_weight(term: tuple[str, str], params: Params) -> float:
-    """1 for an exact term, ``stem_weight`` for a stem class, ``synonym_weight`` (times
-    ``stem_weight`` for its stem class) for a synonym."""
-    kind = term[0].split(" ", 1)[0]
-    if kind == "exact":
-        return 1.0
-    if kind == "stem":
-        return params.stem_weight
-    if kind == "syn":
-        return params.synonym_weight
-    return params.synonym_weight * params.stem_weight
+    """1 for an exact term, ``stem_weight`` for a stem class, ``synonym_weight`` for a
+    synonym."""
+    kind = term[0]
+    return 1.0 if kind == "exact" else params.stem_weight if kind == "stem" \
+        else params.synonym_weight
 
 
 def _norms(index: Index, params: Params) -> tuple[tuple[float, ...], ...]:
@@ -731,10 +725,10 @@ def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
 
 
 def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...]:
-    """``("syn <sources>", word)`` and ``("synstem <sources>", stem)`` terms for the catalog's
-    synonyms of the query words (:data:`SYNONYM_GROUPS`), skipping any whose stem is a query
-    word's stem. ``<sources>`` are the query words the synonym stands in for (space-separated):
-    it counts only in docs holding none of them (:func:`_synonym_mask`)."""
+    """``("syn <sources>", word)`` terms for the catalog's synonyms of the query words
+    (:data:`SYNONYM_GROUPS`), skipping any whose stem is a query word's stem. ``<sources>`` are
+    the query words the synonym stands in for (space-separated): it counts only in docs holding
+    none of them (:func:`_synonym_mask`)."""
     table = _synonym_table()
     stems = {stem(w) for w in words}
     seen: set[str] = set()
@@ -745,11 +739,9 @@ def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...
             if x_stem in stems or x in seen:
                 continue
             seen.add(x)
-            sources = " ".join(dict.fromkeys(v for v in words if x in table.get(stem(v), ())))
             if x in index.vocab_set:
-                out[("syn " + sources, x)] = None
-            if stem_class(index, x_stem):
-                out[("synstem " + sources, x_stem)] = None
+                sources = dict.fromkeys(v for v in words if x in table.get(stem(v), ()))
+                out[("syn " + " ".join(sources), x)] = None
     return tuple(out)
 
 
@@ -798,11 +790,10 @@ def _typo_fix(index: Index, word: str) -> tuple[str, ...]:
 
 
 def term_label(term: tuple[str, str]) -> str:
-    """``create`` for an exact term, ``creat~`` for a stem class, ``add (synonym)`` and
-    ``add~ (synonym)`` for a synonym's."""
+    """``create`` for an exact term, ``creat~`` for a stem class, ``add (synonym)`` for a
+    synonym."""
     kind, text = term
-    return {"exact": text, "stem": text + "~"}.get(
-        kind, text + (" (synonym)" if kind.startswith("syn ") else "~ (synonym)"))
+    return text if kind == "exact" else text + "~" if kind == "stem" else text + " (synonym)"
 
 
 @dataclass(frozen=True)

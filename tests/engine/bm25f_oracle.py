@@ -117,7 +117,7 @@ class Params:
     summary."""
     b: tuple[float, ...] = (1.0, 0.0, 1.0, 0.5, 0.5, 0.75)
     stem_weight: float = 0.75
-    synonym_weight: float = 0.3
+    synonym_weight: float = 0.5
 
 
 DEFAULT_PARAMS = Params()
@@ -442,8 +442,8 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
         if docs:
             norms = _norms(index, params)
             words = term_words(index, term)
-            weight = {"exact": 1.0, "stem": params.stem_weight, "syn": params.synonym_weight,
-                      "synstem": params.synonym_weight * params.stem_weight}[term[0].split()[0]]
+            weight = {"exact": 1.0, "stem": params.stem_weight,
+                      "syn": params.synonym_weight}[term[0].split()[0]]
             scale = weight * idf(index.n, len(docs)) * (params.k1 + 1)
             k1 = params.k1
             counts = index.counts
@@ -533,8 +533,8 @@ def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...
     """Added with the verb synonyms (issue 11, a ranking change on purpose), written
     independently: for each query word in order, each group (table order) holding a word of
     its stem, each member (group order) whose stem no query word has and not taken before adds
-    its exact term and its stem class, when the catalog has them. The kind names the query
-    words whose groups hold the member (query order): ``("syn create new", "add")``."""
+    its exact term when the catalog has the word. The kind names the query words whose groups
+    hold the member (query order): ``("syn create new", "add")``."""
     query_stems = [stem(w) for w in words]
     taken: list[str] = []
     out: list[tuple[str, str]] = []
@@ -551,10 +551,9 @@ def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...
                     if v not in sources and any(
                             x in g and any(stem(m) == stem(v) for m in g) for g in SYNONYMS):
                         sources.append(v)
-                for kind, text in (("syn", x), ("synstem", stem(x))):
-                    term = (" ".join([kind, *sources]), text)
-                    if term not in out and term_words(index, term):
-                        out.append(term)
+                term = (" ".join(["syn", *sources]), x)
+                if term_words(index, term):
+                    out.append(term)
     return tuple(out)
 
 
