@@ -147,7 +147,7 @@ def test_a_misspelt_word_the_catalog_lacks_matches_the_word_one_edit_away():
 def test_a_tool_verb_also_matches_its_synonyms_where_the_word_itself_is_not():
     defs = [fdef("mcp__t__delete_task", "Delete a task from a request."),
             fdef("mcp__t__request_planning", "Plan the tasks of a new request."),
-            fdef("mcp__t__remove_tag", "Remove a tag from a task."),
+            fdef("mcp__t__remove_tag", "Remove a tag from a task: delete it for good."),
             fdef("mcp__t__list_tasks", "List the tasks.")]
     hits = search(defs, "remove task")
     assert names(hits)[:2] == ["mcp__t__remove_tag", "mcp__t__delete_task"]
