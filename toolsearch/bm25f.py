@@ -20,14 +20,18 @@ Query side: the same splitting, English stopwords dropped, each distinct word co
 distinct stem counted once. A query word of 5+ letters that the catalog lacks, its stem too,
 and that splits into no run-on parts is read as a typo: the catalog word one edit away
 (deletion, insertion, substitution, adjacent transposition) that most tools hold is added
-(``screenshoot`` -> screenshot). When fewer tools than asked match a content word, tools matching
+(``screenshoot`` -> screenshot). A query word that is one of the verbs tools are named with
+(:data:`SYNONYM_GROUPS`: create/add/new/make/insert, delete/remove, run/execute, ...) also matches
+that group's other words (exactly) at ``synonym_weight`` (0.5), in the tools that do not hold
+the query word itself (a synonym stands in for its word, it does not add to
+it): ``remove a task`` finds ``delete_task``. When fewer tools than asked match a content word, tools matching
 only the query's stopwords fill the rest (scaled to 1%, always below the content hits); when
 nothing matches at all, the seed's name-substring fallback (0.1).
 
 Scoring: for term t and doc d, ``tf~ = sum_f w_f * tf_f / (1 - b_f + b_f * len_f / avglen_f)``,
 ``score += weight_t * idf(t) * tf~ * (k1 + 1) / (k1 + tf~)`` with the seed's idf
-``ln(1 + (N - df + .5) / (df + .5))`` (``weight_t`` is 1 for exact terms and ``stem_weight``
-for stem terms). Each hit carries its per-field, per-term contributions (they sum to the
+``ln(1 + (N - df + .5) / (df + .5))`` (``weight_t`` is 1 for exact terms, ``stem_weight``
+for stem terms, ``synonym_weight`` for synonyms: :func:`term_weight`). Each hit carries its per-field, per-term contributions (they sum to the
 score).
 
 The index (per-doc, per-field word counts, and each word's postings) depends only on the
@@ -109,6 +113,28 @@ they this those through to too under until up very was we were what when where w
 whom why will with would you your yours yourself yourselves s t
 """.split())
 
+SYNONYM_GROUPS = (
+    "create add new make insert", "delete remove erase drop", "get fetch retrieve read obtain",
+    "list enumerate", "update edit modify change", "search find lookup query",
+    "run execute invoke", "start launch begin", "stop end terminate kill halt", "send post",
+    "choose pick select", "write save store", "show display view", "close shut",
+    "download save", "upload attach",
+)
+"""The verbs tools are named with, in groups of interchangeable words (issue 11). A query word
+whose stem is a member's stem also matches the other members at ``Params.synonym_weight``."""
+
+
+@lru_cache(maxsize=1)
+def _synonym_table() -> dict[str, tuple[str, ...]]:
+    """stem -> the other words of every group holding a word with that stem, in table order."""
+    table: dict[str, list[str]] = {}
+    for group in SYNONYM_GROUPS:
+        members = group.split()
+        for w in members:
+            found = table.setdefault(stem(w), [])
+            found.extend(x for x in members if stem(x) != stem(w) and x not in found)
+    return {k: tuple(v) for k, v in table.items()}
+
 
 @dataclass(frozen=True)
 class Params:
@@ -122,6 +148,9 @@ class Params:
     summary."""
     b: tuple[float, ...] = (1.0, 0.0, 1.0, 0.5, 0.5, 0.75)
     stem_weight: float = 0.75
+    synonym_weight: float = 0.5
+    """Weight of a :data:`SYNONYM_GROUPS` synonym of a query word (matched exactly); 0 turns
+    the expansion off."""
 
 
 DEFAULT_PARAMS = Params()
@@ -520,9 +549,17 @@ def stem_class(index: Index, word_stem: str) -> tuple[str, ...]:
 def term_words(index: Index, term: tuple[str, str]) -> tuple[str, ...]:
     """The indexed words a term matches: the word itself, or its stem class."""
     kind, text = term
-    if kind == "exact":
+    if kind == "exact" or kind.startswith("syn "):
         return (text,) if text in index.vocab_set else ()
     return stem_class(index, text)
+
+
+def term_weight(term: tuple[str, str], params: Params) -> float:
+    """1 for an exact term, ``stem_weight`` for a stem class, ``synonym_weight`` for a
+    synonym."""
+    kind = term[0]
+    return 1.0 if kind == "exact" else params.stem_weight if kind == "stem" \
+        else params.synonym_weight
 
 
 def _norms(index: Index, params: Params) -> tuple[tuple[float, ...], ...]:
@@ -572,11 +609,14 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
     found: dict[int, float] | None = memo.get(term)
     if found is None:
         words = term_words(index, term)
-        weight = params.stem_weight if term[0] == "stem" else 1.0
+        weight = term_weight(term, params)
         found = memo[term] = (
-            {} if not words
+            {} if not words or not weight
             else _word_contributions(index, words[0], params, weight) if len(words) == 1
             else _class_contributions(index, words, params, weight))
+        if found and " " in term[0]:  # a synonym: not where its source word is found
+            mask = _synonym_mask(index, term)
+            found = memo[term] = {d: v for d, v in found.items() if d not in mask}
     return found
 
 
@@ -681,7 +721,39 @@ def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
         terms[("exact", w)] = None
         if len(w) >= MIN_STEM and not w.isdigit():
             terms[("stem", stem(w))] = None
-    return tuple(terms)
+    return tuple(terms) + _synonym_terms(index, words)
+
+
+def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...]:
+    """``("syn <sources>", word)`` terms for the catalog's synonyms of the query words
+    (:data:`SYNONYM_GROUPS`), skipping any whose stem is a query word's stem. ``<sources>`` are
+    the query words the synonym stands in for (space-separated): it counts only in docs holding
+    none of them (:func:`_synonym_mask`)."""
+    table = _synonym_table()
+    stems = {stem(w) for w in words}
+    seen: set[str] = set()
+    out: dict[tuple[str, str], None] = {}
+    for w in words:
+        for x in table.get(stem(w), ()):
+            x_stem = stem(x)
+            if x_stem in stems or x in seen:
+                continue
+            seen.add(x)
+            if x in index.vocab_set:
+                sources = dict.fromkeys(v for v in words if x in table.get(stem(v), ()))
+                out[("syn " + " ".join(sources), x)] = None
+    return tuple(out)
+
+
+def _synonym_mask(index: Index, term: tuple[str, str]) -> set[int]:
+    """Docs holding a source word of a synonym term (the word or its stem class): a synonym
+    stands in for its word, so it adds nothing where the word itself is found."""
+    docs: set[int] = set()
+    for w in term[0].split()[1:]:
+        docs.update(index.docs_with(w))
+        for v in stem_class(index, stem(w)):
+            docs.update(index.docs_with(v))
+    return docs
 
 
 MIN_TYPO = 5
@@ -718,8 +790,10 @@ def _typo_fix(index: Index, word: str) -> tuple[str, ...]:
 
 
 def term_label(term: tuple[str, str]) -> str:
-    """``create`` for an exact term, ``creat~`` for a stem class."""
-    return term[1] if term[0] == "exact" else term[1] + "~"
+    """``create`` for an exact term, ``creat~`` for a stem class, ``add (synonym)`` for a
+    synonym."""
+    kind, text = term
+    return text if kind == "exact" else text + "~" if kind == "stem" else text + " (synonym)"
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The ``bm25f`` retrieval as it was before the speed work (issue 11), kept verbatim as a slow
 reference oracle: tests/engine/test_bm25f_oracle.py checks the fast module ranks and explains
-exactly as this did. Not used by the engine. One ranking change made on purpose since then is
-reproduced here, written independently: the typo rule (:func:`_typo_fix`).
+exactly as this did. Not used by the engine. Two ranking changes made on purpose since then are
+reproduced here, written independently: the typo rule (:func:`_typo_fix`) and the verb
+synonyms (:func:`_synonym_terms`).
 
 Original docstring: Fielded BM25 (BM25F) over a catalog (SPEC §9).
 
@@ -116,6 +117,7 @@ class Params:
     summary."""
     b: tuple[float, ...] = (1.0, 0.0, 1.0, 0.5, 0.5, 0.75)
     stem_weight: float = 0.75
+    synonym_weight: float = 0.5
 
 
 DEFAULT_PARAMS = Params()
@@ -384,8 +386,8 @@ def stem_class(index: Index, word_stem: str) -> tuple[str, ...]:
 
 def term_words(index: Index, term: tuple[str, str]) -> tuple[str, ...]:
     """The indexed words a term matches: the word itself, or its stem class."""
-    kind, text = term
-    if kind == "exact":
+    kind, text = term[0].split()[0], term[1]
+    if kind in ("exact", "syn"):
         return (text,) if text in index.vocab_set else ()
     return stem_class(index, text)
 
@@ -440,8 +442,9 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
         if docs:
             norms = _norms(index, params)
             words = term_words(index, term)
-            scale = (params.stem_weight if term[0] == "stem" else 1.0) \
-                * idf(index.n, len(docs)) * (params.k1 + 1)
+            weight = {"exact": 1.0, "stem": params.stem_weight,
+                      "syn": params.synonym_weight}[term[0].split()[0]]
+            scale = weight * idf(index.n, len(docs)) * (params.k1 + 1)
             k1 = params.k1
             counts = index.counts
             if len(words) == 1:
@@ -459,6 +462,9 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
                     x = sum(_field_parts(index, d, words, norms))
                     if x > 0:
                         found[d] = scale * x / (k1 + x)
+            if term[0].startswith("syn"):  # a synonym counts only where its words are not
+                found = {d: v for d, v in found.items()
+                         if v and not _holds_source(index, d, term)}
         memo[term] = found
     return found
 
@@ -509,12 +515,61 @@ def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
         terms[("exact", w)] = None
         if len(w) >= MIN_STEM and not w.isdigit():
             terms[("stem", stem(w))] = None
-    return tuple(terms)
+    return tuple(terms) + _synonym_terms(index, words)
+
+
+SYNONYMS = (
+    ("create", "add", "new", "make", "insert"), ("delete", "remove", "erase", "drop"),
+    ("get", "fetch", "retrieve", "read", "obtain"), ("list", "enumerate"),
+    ("update", "edit", "modify", "change"), ("search", "find", "lookup", "query"),
+    ("run", "execute", "invoke"), ("start", "launch", "begin"),
+    ("stop", "end", "terminate", "kill", "halt"), ("send", "post"), ("choose", "pick", "select"),
+    ("write", "save", "store"), ("show", "display", "view"), ("close", "shut"),
+    ("download", "save"), ("upload", "attach"),
+)
+
+
+def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...]:
+    """Added with the verb synonyms (issue 11, a ranking change on purpose), written
+    independently: for each query word in order, each group (table order) holding a word of
+    its stem, each member (group order) whose stem no query word has and not taken before adds
+    its exact term when the catalog has the word. The kind names the query words whose groups
+    hold the member (query order): ``("syn create new", "add")``."""
+    query_stems = [stem(w) for w in words]
+    taken: list[str] = []
+    out: list[tuple[str, str]] = []
+    for w in words:
+        for group in SYNONYMS:
+            if not any(stem(m) == stem(w) for m in group):
+                continue
+            for x in group:
+                if stem(x) in query_stems or x in taken:
+                    continue
+                taken.append(x)
+                sources = []
+                for v in words:
+                    if v not in sources and any(
+                            x in g and any(stem(m) == stem(v) for m in g) for g in SYNONYMS):
+                        sources.append(v)
+                term = (" ".join(["syn", *sources]), x)
+                if term_words(index, term):
+                    out.append(term)
+    return tuple(out)
+
+
+def _holds_source(index: Index, doc: int, term: tuple[str, str]) -> bool:
+    """The doc holds a word whose stem is a source word's stem, or a source word itself."""
+    sources = term[0].split()[1:]
+    mine = index.words[doc]
+    return any(w in mine or any(v in mine for v in stem_class(index, stem(w))) for w in sources)
 
 
 def term_label(term: tuple[str, str]) -> str:
-    """``create`` for an exact term, ``creat~`` for a stem class."""
-    return term[1] if term[0] == "exact" else term[1] + "~"
+    """``create`` for an exact term, ``creat~`` for a stem class; a synonym's with
+    `` (synonym)``."""
+    kind, text = term[0].split()[0], term[1]
+    label = text if kind in ("exact", "syn") else text + "~"
+    return label + " (synonym)" if kind.startswith("syn") else label
 
 
 @dataclass(frozen=True)

@@ -144,6 +144,32 @@ def test_a_misspelt_word_the_catalog_lacks_matches_the_word_one_edit_away():
     assert bm25f.query_terms(index, "click") == (("exact", "click"), ("stem", "click"))
 
 
+def test_a_tool_verb_also_matches_its_synonyms_where_the_word_itself_is_not():
+    defs = [fdef("mcp__t__delete_task", "Delete a task from a request."),
+            fdef("mcp__t__request_planning", "Plan the tasks of a new request."),
+            fdef("mcp__t__remove_tag", "Remove a tag from a task: delete it for good."),
+            fdef("mcp__t__list_tasks", "List the tasks.")]
+    hits = search(defs, "remove task")
+    assert names(hits)[:2] == ["mcp__t__remove_tag", "mcp__t__delete_task"]
+    assert [t for t, v in hits[1].terms if v] == ["task", "task~", "delete (synonym)"]
+    # a tool holding the query word gets no synonym credit on top of it
+    assert all(v == 0 for t, v in hits[0].terms if "(synonym)" in t)
+    index = bm25f.index_of(catalog(defs))
+    terms = bm25f.query_terms(index, "removing tasks")
+    assert [t for t in terms if t[0].startswith("syn")] == [("syn removing", "delete")]
+    assert bm25f.query_terms(index, "delete deleting")[-1:] == (("syn delete deleting", "remove"),)
+    # a synonym the catalog lacks (enumerate) adds no term
+    assert bm25f.query_terms(index, "list listing") == (
+        ("exact", "list"), ("stem", "list"), ("exact", "listing"))
+    # weight 0 turns the expansion off: delete_task then scores for "task" only
+    off = dataclasses.replace(bm25f.DEFAULT_PARAMS, synonym_weight=0.0)
+    plain = {h.name: h for h in bm25f.search(index, "remove task", 5, off)}
+    assert all(v == 0 for h in plain.values() for t, v in h.terms if "(synonym)" in t)
+    synonym = dict(hits[1].terms)["delete (synonym)"]
+    assert synonym > 0
+    assert math.isclose(hits[1].score, plain["mcp__t__delete_task"].score + synonym)
+
+
 def test_no_word_at_all_falls_back_to_the_name_substring(worked_defs, worked_registry):
     hits = search(worked_defs, "calend", registry=worked_registry)
     assert [(h.name, h.score, h.fallback) for h in hits] == [
