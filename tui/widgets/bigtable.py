@@ -61,7 +61,7 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
         Binding("S", "sort_next", "Sort", id="table.sort"),
     ]
 
-    cursor_row: reactive[int] = reactive(0, init=False, always_update=False)
+    cursor_row: reactive[int] = reactive(0, init=False, always_update=False, repaint=False)
 
     @dataclass
     class RowHighlighted(Message):
