@@ -39,6 +39,7 @@ from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
 from .widgets.tools import ToolsPane
 from .widgets.tuning import TuningPane
+from .widgets.visibility import CatchUpWhenShown
 
 PaneT = TypeVar("PaneT", bound=Widget)
 
@@ -184,6 +185,9 @@ class AppActions(_Base):
         old = tabs.active_pane
         focused = self.focused
         tabs.active = f"tab-{key}"  # the new pane is shown at once (its content switcher)
+        for pane in tabs.active_pane.children if tabs.active_pane is not None else ():
+            if isinstance(pane, CatchUpWhenShown):
+                pane.catch_up_now()  # before the first frame, not on its Show event after it
         widget = keys.main_widget(self, key)
         if widget is not None and self.screen is widget.screen:
             self.screen.set_focus(widget)  # one focus move: one restyle of the two panes

@@ -42,6 +42,7 @@ from .messages import (
 )
 from .recall_view import RecallStep, RecallView, default_query_file
 from .search_view import SearchView, search_view
+from .speed import AppSpeedups
 from .themes import DEFAULT_THEME, load_themes, slot_defaults
 from .view import ExactCounts, exact_counts
 from .widgets.feed import ActivityFeed
@@ -60,7 +61,7 @@ EXACT_DELAY = 0.3
 NARROW = 100
 
 
-class ToolSearchApp(AppActions, App[None]):
+class ToolSearchApp(AppSpeedups, AppActions, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "toolsearch"
     COMMANDS = App.COMMANDS | {ToolSearchCommands}

@@ -26,7 +26,8 @@ def key_map_text(sections: list[tuple[str, list[tuple[str, str]]]]) -> Content:
 class HelpScreen(ModalScreen[None]):
     AUTO_FOCUS = "#help-box"  # focused as the screen opens: keys typed at once land there
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
+    HelpScreen { align: center middle; background: $background; }
+    /* opaque: a see-through modal redraws the whole app behind it, blended (~60 ms at 4,900 tools) */
     HelpScreen #help-box { width: 90%; max-width: 100; height: 90%; padding: 0 1;
                            border: thick $primary; background: $surface; }
     """

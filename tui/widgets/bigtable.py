@@ -61,7 +61,7 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
         Binding("S", "sort_next", "Sort", id="table.sort"),
     ]
 
-    cursor_row: reactive[int] = reactive(0, init=False, always_update=False)
+    cursor_row: reactive[int] = reactive(0, init=False, always_update=False, repaint=False)
 
     @dataclass
     class RowHighlighted(Message):
@@ -213,8 +213,13 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
         self.cursor_row = max(0, min(row, len(self._rows) - 1))
 
     def watch_cursor_row(self, old: int, new: int) -> None:
+        top = round(self.scroll_offset.y)
         self._scroll_to_cursor()
-        self.refresh()
+        if round(self.scroll_offset.y) == top:  # only the two rows change (a scroll redraws all)
+            self.refresh_line(old + 1)  # rows start below the header line
+            self.refresh_line(new + 1)
+        else:
+            self.refresh()
         self.post_message(self.RowHighlighted(self, new))
 
     @property

@@ -168,6 +168,7 @@ class ListingPane(CatchUpWhenShown, Vertical):
         if not tabs:  # still composing: shown once it is
             self.call_after_refresh(self.show_form, form)
             return
+        self._fill(form)  # its text is in place before it is shown: one layout pass, one frame
         tabs.first(TabbedContent).active = f"listing-{form}"
 
     def text_of(self, form: str) -> str:
@@ -230,8 +231,13 @@ class ListingPane(CatchUpWhenShown, Vertical):
         )
 
     def _fill_active(self) -> None:
-        form = self.active_form
+        self._fill(self.active_form)
+
+    def _fill(self, form: str) -> None:
         text = self._texts.get(form, "")
         view = self.query_one(f"#listing-text-{form}", TextView)
         if view.text != text:
+            if not view.scrollable_content_region.width:  # never shown: wrap as the shown one
+                shown = self.query_one(f"#listing-text-{self.active_form}", TextView)
+                view.width_hint = shown.scrollable_content_region.width
             view.text = text

@@ -21,7 +21,7 @@ from ..key_order import focus_now
 from ..messages import PaneMessage
 from ..search_view import ProfileHits, SearchView
 from .sortable import SortableTable
-from .visibility import is_shown
+from .visibility import CatchUpWhenShown, is_shown
 
 COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("#", "rank", 2), ("Score", "score", 6), ("Tool", "name", 32), ("Terms", "terms", 48),
@@ -71,7 +71,7 @@ def result_head(result: ProfileHits) -> Content:
     return head
 
 
-class SearchPane(Vertical):
+class SearchPane(CatchUpWhenShown, Vertical):
     DEFAULT_CSS = """
     SearchPane { height: 1fr; }
     SearchPane #search-bar { height: auto; }
@@ -116,6 +116,9 @@ class SearchPane(Vertical):
 
     def on_mount(self) -> None:
         self._layout_columns()
+
+    def catch_up(self) -> None:
+        self.watch_result(self.result)
 
     def on_resize(self) -> None:
         self.query_one("#search-hits").set_class(self.size.width < SIDE_BY_SIDE, "-stacked")
@@ -191,7 +194,8 @@ class SearchPane(Vertical):
                 column.display = compare or own is None and profile == "seed" or own == profile
 
     def watch_result(self, result: SearchView | None) -> None:
-        if not self.is_mounted or result is None:
+        # hidden (a tuning change re-runs the last query): filled when shown again
+        if not self.is_mounted or result is None or self.hidden_now():
             return
         for profile in PROFILES:
             answer = result.profile(profile)

@@ -93,6 +93,7 @@ class ServersPane(CatchUpWhenShown, Vertical):
         self._by_name: dict[str, ToolsetRow] = {}
         self._advice_cache: dict[tuple[int, str], str] = {}
         self._advice_timer: Timer | None = None
+        self._detail_of: str | None = None
 
     def compose(self) -> ComposeResult:
         yield BigTable(COLUMNS, itemgetter(1), itemgetter(0), id="servers-table")
@@ -159,10 +160,14 @@ class ServersPane(CatchUpWhenShown, Vertical):
         if advice:
             text = Content.assemble(text, "\n", ("What would change it: ", "bold"), advice)
         old = detail.content
+        same_row, self._detail_of = self._detail_of == name, name
         if old != text:  # the same wrapped height costs no screen-wide layout pass
             width, height = detail.content_region.width, detail.content_region.height
             lines = len(text.wrap(width)) if width > 0 else 0
-            if advice == PENDING and lines < height:  # hold the height until the advice
+            if (advice == PENDING or same_row) and lines < height:
+                # hold the height until the advice, and while the cursor stays on the row
+                # (`a` detaching a server drops its advice line: the table would be laid
+                # out and drawn again, taller, then shorter again on `a`)
                 text = Content.assemble(text, "\n" * (height - lines))
                 lines = height
             detail.update(text, layout=not old or width <= 0 or

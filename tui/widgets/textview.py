@@ -54,6 +54,9 @@ class TextView(ScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         self._lines: list[str] = []
         self._wrapped_for: tuple[int, int] = (-1, -1)
+        self.width_hint = 0
+        """The width to wrap at while the view has never been laid out (a hidden tab's view
+        wraps at its visible sibling's width: no second layout pass once it is shown)."""
         self.set_reactive(TextView.text, text)
 
     @property
@@ -72,7 +75,7 @@ class TextView(ScrollView, can_focus=True):
         self._rewrap()
 
     def _rewrap(self) -> None:
-        width = self.scrollable_content_region.width or self.size.width or 80
+        width = self.scrollable_content_region.width or self.width_hint or self.size.width or 80
         key = (id(self.text), width)
         if key == self._wrapped_for:
             return

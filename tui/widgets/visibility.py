@@ -28,6 +28,12 @@ class CatchUpWhenShown:
     def catch_up(self) -> None:
         raise NotImplementedError
 
+    def catch_up_now(self) -> None:
+        """Catch up at once if work was skipped (the app calls this as it shows the pane, so
+        the first frame draws the pane up to date instead of stale, then again)."""
+        if self._dirty:
+            self.catch_up()
+
     def on_show(self) -> None:
         if self._dirty:
             self.catch_up()
