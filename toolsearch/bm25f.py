@@ -49,10 +49,12 @@ import heapq
 import math
 import re
 from bisect import bisect_left
+from collections import deque
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import add
+from itertools import compress, repeat
+from operator import add, lt, mul, truediv
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .bm25 import Hit
@@ -262,22 +264,25 @@ _FIRST_SENTENCE = re.compile(r"[.!?](?:\s|$)")
 
 @dataclass
 class Index:
-    """Per-doc, per-field word counts and lengths, and per-word postings. Built once per
+    """Per-doc, per-field word counts and lengths, and per-field postings. Built once per
     content."""
 
     names: tuple[str, ...]
     counts: tuple[tuple[Mapping[str, int], ...], ...]
     """Per doc, per field (:data:`FIELDS` order): word -> tf."""
-    words: tuple[set[str], ...]
-    """Per doc: every word in any field."""
     lengths: tuple[tuple[int, ...], ...]
     """Per field, per doc: number of indexed words."""
     avg: tuple[float, ...]
     vocab: list[str] = field(default_factory=list, repr=False)
     """Sorted indexed words (prefix search for stem classes, run-on splits of queries)."""
     vocab_set: frozenset[str] = field(default=frozenset(), repr=False)
-    postings: Mapping[str, Sequence[int]] = field(default_factory=dict, repr=False)
-    """Per indexed word: the docs containing it in any field, ascending."""
+    fields: tuple[Mapping[str, list[int]], ...] = field(default=(), repr=False)
+    """Per field: word -> the docs holding it there, ascending."""
+    field_tfs: tuple[Mapping[str, list[int]], ...] = field(default=(), repr=False)
+    """Per field: word -> its count in each of those docs."""
+    postings: dict[str, Sequence[int]] = field(default_factory=dict, repr=False)
+    """Per indexed word asked about: the docs containing it in any field, ascending (derived
+    from :attr:`fields` on first use)."""
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     """Stem classes and per-(params, term) contributions; derived data only."""
 
@@ -287,7 +292,15 @@ class Index:
 
     def docs_with(self, word: str) -> Sequence[int]:
         """Docs containing ``word`` in any field, ascending."""
-        return self.postings.get(word, ())
+        found = self.postings.get(word)
+        if found is None:
+            lists = [docs for by_word in self.fields[:SUMMARY]  # the summary's words are
+                     if (docs := by_word.get(word))]            # the description's
+            if not lists:
+                return ()
+            found = self.postings[word] = (
+                lists[0] if len(lists) == 1 else sorted(set().union(*lists)))
+        return found
 
     def df(self, word: str) -> int:
         return len(self.docs_with(word))
@@ -422,17 +435,34 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
     lengths = tuple(tuple(map(lens.__getitem__, slots)) for lens, slots in (
         (ident_len[0], name_s), (ident_len[1], label_s), (desc_len, desc_s),
         (ident_len[2], key_s), (pdesc_len, pdesc_s), (summary_len, desc_s)))
-    # the summary's words are the description's
-    doc_words = [set(c2).union(c0, c1, c3, c4) for c0, c1, c2, c3, c4, _c5 in docs]
-    postings: dict[str, list[int]] = {w: [] for w in vocab}
-    get = postings.__getitem__
-    for doc, ws in enumerate(doc_words):
-        for posting in map(get, ws):
-            posting.append(doc)
     n = max(len(docs), 1)
     avg = tuple(sum(col) / n for col in lengths)
-    return Index(tuple(e.name for e in entries), tuple(docs), tuple(doc_words), lengths, avg,
-                 sorted(vocab), frozenset(vocab), postings)
+    postings, tfs = _field_postings(docs)
+    return Index(tuple(e.name for e in entries), tuple(docs), lengths, avg, sorted(vocab),
+                 frozenset(vocab), postings, tfs)
+
+
+def _field_postings(docs: Sequence[tuple[Mapping[str, int], ...]]
+                    ) -> tuple[tuple[dict[str, list[int]], ...], tuple[dict[str, list[int]], ...]]:
+    """(per field: word -> the docs holding it, ascending; per field: word -> its counts in
+    those docs)."""
+    postings, counts_of = [], []
+    for column in (zip(*docs, strict=True) if docs else [()] * len(FIELDS)):
+        by_word: dict[str, list[int]] = {}
+        tfs: dict[str, list[int]] = {}
+        get = by_word.get
+        for doc, counts in enumerate(column):
+            for w, tf in counts.items():
+                found = get(w)
+                if found is None:
+                    by_word[w] = [doc]
+                    tfs[w] = [tf]
+                else:
+                    found.append(doc)
+                    tfs[w].append(tf)
+        postings.append(by_word)
+        counts_of.append(tfs)
+    return tuple(postings), tuple(counts_of)
 
 
 def _description_counts(descriptions: Sequence[str]
@@ -542,9 +572,6 @@ def _norms(index: Index, params: Params) -> tuple[tuple[float, ...], ...]:
 def _field_parts(index: Index, doc: int, words: tuple[str, ...],
                  norms: tuple[tuple[float, ...], ...]) -> list[float]:
     """Per field: weighted, length-normalised tf of ``words`` in ``doc``."""
-    if len(words) > 1:
-        mine = index.words[doc]
-        words = tuple(w for w in words if w in mine)
     parts = []
     if len(words) == 1:
         w = words[0]
@@ -582,43 +609,85 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
 
 def _word_contributions(index: Index, w: str, params: Params, weight: float
                         ) -> dict[int, float]:
-    docs = index.docs_with(w)
-    found: dict[int, float] = {}
-    if not docs:
-        return found
-    k1 = params.k1
-    scale = weight * idf(index.n, len(docs)) * (k1 + 1)
-    n0, n1, n2, n3, n4, n5 = _norms(index, params)
-    counts = index.counts
-    for d in docs:
-        c0, c1, c2, c3, c4, c5 = counts[d]
-        x = 0.0
-        if w in c0:
-            x += c0[w] * n0[d]
-        if w in c1:
-            x += c1[w] * n1[d]
-        if w in c2:
-            x += c2[w] * n2[d]
-        if w in c3:
-            x += c3[w] * n3[d]
-        if w in c4:
-            x += c4[w] * n4[d]
-        if w in c5:
-            x += c5[w] * n5[d]
-        if x > 0:
-            found[d] = scale * x / (k1 + x)
-    return found
+    return _saturated(index, _word_x(index, w, params), params, weight)
 
 
 def _class_contributions(index: Index, words: tuple[str, ...], params: Params, weight: float
                          ) -> dict[int, float]:
-    tfs = _class_tfs(index, words)
+    return _saturated(index, _class_x(index, words, params), params, weight)
+
+
+def _saturated(index: Index, xs: dict[int, float], params: Params, weight: float
+               ) -> dict[int, float]:
+    """The scoring formula: ``weight * idf * (k1 + 1) * x / (k1 + x)`` for each doc of ``xs``
+    (every doc holding the term, so ``len(xs)`` is its df) where ``x > 0``, at C speed (the
+    same float as ``scale * x / (k1 + x)`` one doc at a time)."""
+    if not xs:
+        return {}
     k1 = params.k1
-    scale = weight * idf(index.n, len(tfs)) * (k1 + 1)
-    n0, n1, n2, n3, n4, n5 = _norms(index, params)
-    found: dict[int, float] = {}
-    for d in sorted(tfs):  # x adds the fields in order, as the formula does
-        t0, t1, t2, t3, t4, t5 = tfs[d]
+    scale = weight * idf(index.n, len(xs)) * (k1 + 1)
+    x = list(xs.values())
+    values = map(truediv, map(mul, repeat(scale), x), map(add, repeat(k1), x))
+    return dict(compress(zip(xs, values, strict=True), map(lt, repeat(0.0), x)))
+
+
+def _word_x(index: Index, w: str, params: Params) -> dict[int, float]:
+    """doc -> ``x = sum_f tf_f * norm_f`` of one word, for every doc holding it (memoised per
+    params: a stem class and the exact word share it).
+
+    ``x`` adds ``tf_f * norm_f`` field by field in :data:`FIELDS` order, one field's postings
+    at a time at C speed (a field the doc lacks the word in adds nothing), so every float is
+    the one the formula's left-to-right evaluation gives. The postings hold the counts, so no
+    per-doc word counts are read (scattered in memory, they cost most of the time)."""
+    memo = index.memo_for(params)
+    key = ("x", w)
+    xs: dict[int, float] | None = memo.get(key)
+    if xs is not None:
+        return xs
+    xs = memo[key] = dict.fromkeys(index.docs_with(w), 0.0)
+    if not xs:
+        return xs
+    get, put = xs.__getitem__, xs.__setitem__
+    for by_word, tfs_of, norm in zip(index.fields, index.field_tfs, _norms(index, params),
+                                     strict=True):
+        docs = by_word.get(w)
+        if docs:
+            tfs = map(mul, tfs_of[w], map(norm.__getitem__, docs))
+            deque(map(put, docs, map(add, map(get, docs), tfs)), 0)
+    return xs
+
+
+def _class_x(index: Index, words: tuple[str, ...], params: Params) -> dict[int, float]:
+    """:func:`_word_x` of a stem class (``tf_f`` the summed counts of its words): a doc
+    holding one of the words has that word's ``x``; one holding several is summed again."""
+    xs: dict[int, float] = {}
+    several: set[int] = set()
+    of_word = [_word_x(index, w, params) for w in words]
+    for found in of_word:
+        several.update(xs.keys() & found.keys())
+        xs.update(found)
+    if several:
+        xs.update(_summed_x(index, words, of_word, sorted(several), _norms(index, params)))
+    return xs
+
+
+def _summed_x(index: Index, words: tuple[str, ...], of_word: list[dict[int, float]],
+              docs: Iterable[int], norms: tuple[tuple[float, ...], ...]) -> dict[int, float]:
+    """doc -> ``x`` of several words (``tf_f`` their summed counts) for each of ``docs``."""
+    n0, n1, n2, n3, n4, n5 = norms
+    counts = index.counts
+    xs = {}
+    for d in docs:
+        c0, c1, c2, c3, c4, c5 = counts[d]
+        t0 = t1 = t2 = t3 = t4 = t5 = 0
+        for w, found in zip(words, of_word, strict=True):
+            if d in found:
+                t0 += c0.get(w, 0)
+                t1 += c1.get(w, 0)
+                t2 += c2.get(w, 0)
+                t3 += c3.get(w, 0)
+                t4 += c4.get(w, 0)
+                t5 += c5.get(w, 0)
         x = 0.0
         if t0:
             x += t0 * n0[d]
@@ -632,35 +701,8 @@ def _class_contributions(index: Index, words: tuple[str, ...], params: Params, w
             x += t4 * n4[d]
         if t5:
             x += t5 * n5[d]
-        if x > 0:
-            found[d] = scale * x / (k1 + x)
-    return found
-
-
-def _class_tfs(index: Index, words: tuple[str, ...]) -> dict[int, list[int]]:
-    """Per doc containing any of ``words``, per field: their summed counts."""
-    counts = index.counts
-    tfs: dict[int, list[int]] = {}
-    get = tfs.get
-    for w in words:
-        for d in index.docs_with(w):
-            c0, c1, c2, c3, c4, c5 = counts[d]
-            row = get(d)
-            if row is None:
-                row = tfs[d] = [0, 0, 0, 0, 0, 0]
-            if w in c0:
-                row[0] += c0[w]
-            if w in c1:
-                row[1] += c1[w]
-            if w in c2:
-                row[2] += c2[w]
-            if w in c3:
-                row[3] += c3[w]
-            if w in c4:
-                row[4] += c4[w]
-            if w in c5:
-                row[5] += c5[w]
-    return tfs
+        xs[d] = x
+    return xs
 
 
 # --------------------------------------------------------------------------- queries
