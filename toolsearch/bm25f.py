@@ -49,17 +49,15 @@ import heapq
 import math
 import re
 from bisect import bisect_left
-from collections import deque
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import compress, repeat
-from operator import add, lt, mul, truediv
+from operator import add
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .bm25 import Hit
 from .caches import register_cache, register_cache_fn
-from .catalog import Catalog, CatalogEntry, source_label, stem
+from .catalog import Catalog, CatalogEntry, _stemmer, source_label, stem
 from .classify import def_name
 from .tooldefs import def_parameters
 
@@ -528,21 +526,20 @@ def stem_class(index: Index, word_stem: str) -> tuple[str, ...]:
     """Indexed words whose Snowball stem is ``word_stem`` (memoised on the index).
 
     Candidates share the stem as a prefix (or, for a stem ending in ``i``, that prefix with
-    ``y``: ``copi`` <- copy, copies)."""
+    ``y``: ``copi`` <- copy, copies); they are stemmed in one call."""
     key = ("class", word_stem)
     found = index.memo.get(key)
     if found is None:
         heads = {word_stem}
         if word_stem.endswith("i"):
             heads.add(word_stem[:-1] + "y")
-        members = []
         vocab = index.vocab
+        candidates: list[str] = []
         for head in heads:
             i = bisect_left(vocab, head)
-            while i < len(vocab) and vocab[i].startswith(head):
-                if stem(vocab[i]) == word_stem:
-                    members.append(vocab[i])
-                i += 1
+            candidates.extend(vocab[i:bisect_left(vocab, head + "\U0010ffff", i)])
+        stems = _stemmer().stemWords(candidates) if candidates else []
+        members = [w for w, s in zip(candidates, stems, strict=True) if s == word_stem]
         found = index.memo[key] = tuple(sorted(members))
     return found
 
@@ -620,15 +617,12 @@ def _class_contributions(index: Index, words: tuple[str, ...], params: Params, w
 def _saturated(index: Index, xs: dict[int, float], params: Params, weight: float
                ) -> dict[int, float]:
     """The scoring formula: ``weight * idf * (k1 + 1) * x / (k1 + x)`` for each doc of ``xs``
-    (every doc holding the term, so ``len(xs)`` is its df) where ``x > 0``, at C speed (the
-    same float as ``scale * x / (k1 + x)`` one doc at a time)."""
+    (every doc holding the term, so ``len(xs)`` is its df) where ``x > 0``."""
     if not xs:
         return {}
     k1 = params.k1
     scale = weight * idf(index.n, len(xs)) * (k1 + 1)
-    x = list(xs.values())
-    values = map(truediv, map(mul, repeat(scale), x), map(add, repeat(k1), x))
-    return dict(compress(zip(xs, values, strict=True), map(lt, repeat(0.0), x)))
+    return {d: scale * x / (k1 + x) for d, x in xs.items() if x > 0}
 
 
 def _word_x(index: Index, w: str, params: Params) -> dict[int, float]:
@@ -636,7 +630,7 @@ def _word_x(index: Index, w: str, params: Params) -> dict[int, float]:
     params: a stem class and the exact word share it).
 
     ``x`` adds ``tf_f * norm_f`` field by field in :data:`FIELDS` order, one field's postings
-    at a time at C speed (a field the doc lacks the word in adds nothing), so every float is
+    at a time (a field the doc lacks the word in adds nothing), so every float is
     the one the formula's left-to-right evaluation gives. The postings hold the counts, so no
     per-doc word counts are read (scattered in memory, they cost most of the time)."""
     memo = index.memo_for(params)
@@ -647,13 +641,12 @@ def _word_x(index: Index, w: str, params: Params) -> dict[int, float]:
     xs = memo[key] = dict.fromkeys(index.docs_with(w), 0.0)
     if not xs:
         return xs
-    get, put = xs.__getitem__, xs.__setitem__
     for by_word, tfs_of, norm in zip(index.fields, index.field_tfs, _norms(index, params),
                                      strict=True):
         docs = by_word.get(w)
         if docs:
-            tfs = map(mul, tfs_of[w], map(norm.__getitem__, docs))
-            deque(map(put, docs, map(add, map(get, docs), tfs)), 0)
+            for d, tf in zip(docs, tfs_of[w], strict=True):
+                xs[d] += tf * norm[d]
     return xs
 
 
@@ -819,11 +812,16 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
                 total[doc] += value
         return total
     total = {}
-    get = total.get
     for found in sparse:
-        for doc, value in found.items():
-            total[doc] = get(doc, 0.0) + value
+        _add_into(total, found)
     return total
+
+
+def _add_into(total: dict[int, float], found: dict[int, float]) -> None:
+    """``total[d] = total.get(d, 0.0) + v`` for each ``d, v`` of ``found``."""
+    get = total.get
+    for d, v in found.items():
+        total[d] = get(d, 0.0) + v
 
 
 PRUNE_MARGIN = 1e-9
@@ -885,9 +883,7 @@ def _accumulate(ranked: list[dict[int, float]], left: list[float],
     for pos, found in enumerate(ranked):
         if floor > 0 and left[pos] < floor * (1 - PRUNE_MARGIN):
             return acc, floor, pos
-        get = acc.get
-        for d, v in found.items():
-            acc[d] = get(d, 0.0) + v
+        _add_into(acc, found)
         if not floor and len(acc) >= limit:
             floor = _floor(acc, found_of, limit)
     return acc, floor, len(ranked)
