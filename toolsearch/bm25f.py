@@ -30,12 +30,16 @@ Scoring: for term t and doc d, ``tf~ = sum_f w_f * tf_f / (1 - b_f + b_f * len_f
 for stem terms). Each hit carries its per-field, per-term contributions (they sum to the
 score).
 
-The index (per-doc, per-field word counts, and each word's postings) depends only on the
-catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
+The index (per-doc, per-field word counts, and per field each word's docs with its counts
+there) depends only on the catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
 per-term memos, so a parameter change never rebuilds it. The build works once per distinct
 text of a field (tools share parameter names and descriptions), tokenises prose in one C-level
 pass per field and pauses the cyclic garbage collector (no cycles are made). A stem class is found on first use by
-stemming the indexed words that share its prefix, and memoised. A query's top hits come from
+stemming the indexed words that share its prefix, and memoised. A word's ``x`` (the weighted,
+length-normalised tf above) is summed over its per-field postings on first use (they hold the
+counts: no per-doc word counts are read, which cost most of the time when scattered in
+memory), memoised per parameters and shared by the exact term and the stem class (a doc holding
+one word of the class has that word's ``x``). A query's top hits come from
 MaxScore pruning (:func:`_best`): terms by decreasing best contribution, docs that cannot reach
 the top skipped, and the survivors' scores summed in the full ranking's order, so they are the
 same floats (``tests/engine/test_bm25f_oracle.py`` checks it against the earlier, unpruned
@@ -812,16 +816,11 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
                 total[doc] += value
         return total
     total = {}
-    for found in sparse:
-        _add_into(total, found)
-    return total
-
-
-def _add_into(total: dict[int, float], found: dict[int, float]) -> None:
-    """``total[d] = total.get(d, 0.0) + v`` for each ``d, v`` of ``found``."""
     get = total.get
-    for d, v in found.items():
-        total[d] = get(d, 0.0) + v
+    for found in sparse:
+        for doc, value in found.items():
+            total[doc] = get(doc, 0.0) + value
+    return total
 
 
 PRUNE_MARGIN = 1e-9
@@ -883,7 +882,9 @@ def _accumulate(ranked: list[dict[int, float]], left: list[float],
     for pos, found in enumerate(ranked):
         if floor > 0 and left[pos] < floor * (1 - PRUNE_MARGIN):
             return acc, floor, pos
-        _add_into(acc, found)
+        get = acc.get
+        for d, v in found.items():
+            acc[d] = get(d, 0.0) + v
         if not floor and len(acc) >= limit:
             floor = _floor(acc, found_of, limit)
     return acc, floor, len(ranked)
