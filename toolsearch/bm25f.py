@@ -880,8 +880,13 @@ def _accumulate(ranked: list[dict[int, float]], left: list[float],
     acc: dict[int, float] = {}
     floor = 0.0
     for pos, found in enumerate(ranked):
-        if floor > 0 and left[pos] < floor * (1 - PRUNE_MARGIN):
-            return acc, floor, pos
+        if floor > 0:
+            if left[pos] < floor * (1 - PRUNE_MARGIN):
+                return acc, floor, pos
+            if len(found) > len(acc):  # adding the term costs more than raising the floor
+                floor = max(floor, _floor(acc, found_of, limit))
+                if left[pos] < floor * (1 - PRUNE_MARGIN):
+                    return acc, floor, pos
         get = acc.get
         for d, v in found.items():
             acc[d] = get(d, 0.0) + v
