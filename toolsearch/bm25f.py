@@ -849,11 +849,13 @@ def _best(index: Index, terms: Sequence[tuple[str, str]], params: Params, limit:
     left = [0.0] * (len(ranked) + 1)  # left[j]: the sum of the best contributions of ranked[j:]
     for j in range(len(ranked) - 1, -1, -1):
         left[j] = left[j + 1] + peaks[ranked[j]]
-    acc, floor, essential = _accumulate([found_of[i] for i in ranked], left, found_of, limit)
+    scored: dict[int, float] = {}
+    acc, floor, essential = _accumulate([found_of[i] for i in ranked], left, found_of, limit,
+                                        scored)
     candidates: set[int] | dict[int, float] = acc
     if floor > 0 and essential < len(ranked):
         if len(acc) > 4 * limit:
-            floor = max(floor, _floor(acc, found_of, limit))
+            floor = max(floor, _floor(acc, found_of, limit, scored))
         tail = [(found_of[i], left[j + 1]) for j, i in enumerate(ranked) if j >= essential]
         candidates = _survivors(acc, tail, left[essential], floor * (1 - PRUNE_MARGIN))
     exact = _exact(order, candidates)
@@ -861,14 +863,18 @@ def _best(index: Index, terms: Sequence[tuple[str, str]], params: Params, limit:
     return {d: exact[d] for d in best[:limit]}
 
 
-def _floor(acc: dict[int, float], found_of: list[dict[int, float]], limit: int) -> float:
-    """The ``limit``-th best full score among the ``2 * limit`` best partial scores."""
-    seeds = heapq.nlargest(2 * limit, acc, key=acc.__getitem__)
-    return heapq.nlargest(limit, (sum(f.get(d, 0.0) for f in found_of) for d in seeds))[-1]
+def _floor(acc: dict[int, float], found_of: list[dict[int, float]], limit: int,
+           scored: dict[int, float]) -> float:
+    """The ``limit``-th best full score among the ``2 * limit`` best partial scores and the
+    docs already in ``scored`` (doc -> full score, kept for the query)."""
+    for d in heapq.nlargest(2 * limit, acc, key=acc.__getitem__):
+        if d not in scored:
+            scored[d] = sum([f.get(d, 0.0) for f in found_of])
+    return heapq.nlargest(limit, scored.values())[-1]
 
 
 def _accumulate(ranked: list[dict[int, float]], left: list[float],
-                found_of: list[dict[int, float]], limit: int
+                found_of: list[dict[int, float]], limit: int, scored: dict[int, float]
                 ) -> tuple[dict[int, float], float, int]:
     """(partial scores over the essential terms, the floor, how many terms are essential)."""
     acc: dict[int, float] = {}
@@ -878,14 +884,14 @@ def _accumulate(ranked: list[dict[int, float]], left: list[float],
             if left[pos] < floor * (1 - PRUNE_MARGIN):
                 return acc, floor, pos
             if len(found) > len(acc):  # adding the term costs more than raising the floor
-                floor = max(floor, _floor(acc, found_of, limit))
+                floor = max(floor, _floor(acc, found_of, limit, scored))
                 if left[pos] < floor * (1 - PRUNE_MARGIN):
                     return acc, floor, pos
         get = acc.get
         for d, v in found.items():
             acc[d] = get(d, 0.0) + v
         if not floor and len(acc) >= limit:
-            floor = _floor(acc, found_of, limit)
+            floor = _floor(acc, found_of, limit, scored)
     return acc, floor, len(ranked)
 
 
