@@ -567,12 +567,14 @@ def _norms(index: Index, params: Params) -> tuple[tuple[float, ...], ...]:
 def _field_parts(index: Index, doc: int, words: tuple[str, ...],
                  norms: tuple[tuple[float, ...], ...]) -> list[float]:
     """Per field: weighted, length-normalised tf of ``words`` in ``doc``."""
-    parts = []
     if len(words) == 1:
         w = words[0]
-        for counts, norm in zip(index.counts[doc], norms, strict=True):
-            parts.append(counts[w] * norm[doc] if w in counts else 0.0)
-        return parts
+        c0, c1, c2, c3, c4, c5 = index.counts[doc]
+        n0, n1, n2, n3, n4, n5 = norms
+        return [c0[w] * n0[doc] if w in c0 else 0.0, c1[w] * n1[doc] if w in c1 else 0.0,
+                c2[w] * n2[doc] if w in c2 else 0.0, c3[w] * n3[doc] if w in c3 else 0.0,
+                c4[w] * n4[doc] if w in c4 else 0.0, c5[w] * n5[doc] if w in c5 else 0.0]
+    parts = []
     for counts, norm in zip(index.counts[doc], norms, strict=True):
         tf = 0
         for w in words:
@@ -976,8 +978,8 @@ def _explainer(index: Index, terms: tuple[tuple[str, str], ...], params: Params
                 continue
             by_field = _field_parts(index, doc, words, norms)
             whole = sum(by_field)
-            parts.extend((label, FIELDS[f], value * x / whole)
-                         for f, x in enumerate(by_field) if x > 0)
+            parts.extend([(label, FIELDS[f], value * x / whole)
+                          for f, x in enumerate(by_field) if x > 0])
         return tuple(per_term), tuple(parts)
 
     return one
