@@ -819,6 +819,9 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
     return total
 
 
+REFRESH_MIN = 64
+"""The floor is raised before a term only when the term holds more docs than this (and than
+have a partial score): smaller ones cost less to add."""
 PRUNE_MARGIN = 1e-9
 """Relative slack on the pruning bound of :func:`_best` (covers float rounding)."""
 
@@ -885,7 +888,8 @@ def _accumulate(ranked: list[dict[int, float]], left: list[float],
         if floor > 0:
             if left[pos] < floor * (1 - PRUNE_MARGIN):
                 return acc, floor, pos
-            if len(found) > len(acc):  # adding the term costs more than raising the floor
+            if len(found) > max(len(acc), REFRESH_MIN):  # adding the term costs more than
+                # raising the floor
                 floor = max(floor, _floor(acc, found_of, limit, scored))
                 if left[pos] < floor * (1 - PRUNE_MARGIN):
                     return acc, floor, pos
