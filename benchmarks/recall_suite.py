@@ -248,7 +248,8 @@ def _speed(suite: Suite, say: Callable[[str], None]) -> None:
     speed = measure_speed(suite)
     stemmer = speed["stemmer"]
     say(f"\nbm25f speed over the union ({speed['tools']} tools; CPU time, the machine may be "
-        f"shared; stemmer: {stemmer}):")
+        f"shared; stemmer: {stemmer}; load average before/after: "
+        f"{' / '.join(speed.get('load', ['?']))}):")
     say(f"  index build {speed['build_ms']:.0f} ms (target <= {BUILD_TARGET_MS:.0f} ms; best of "
         f"3 from cold caches, in a fresh process; wall {speed['build_wall_ms']:.0f} ms; the "
         f"seed's BM25 catalog build: {speed['seed_build_ms']:.0f} ms)")

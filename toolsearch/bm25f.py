@@ -34,12 +34,16 @@ Scoring: for term t and doc d, ``tf~ = sum_f w_f * tf_f / (1 - b_f + b_f * len_f
 for stem terms, ``synonym_weight`` for synonyms: :func:`term_weight`). Each hit carries its per-field, per-term contributions (they sum to the
 score).
 
-The index (per-doc, per-field word counts, and each word's postings) depends only on the
-catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
+The index (per-doc, per-field word counts, and per field each word's docs with its counts
+there) depends only on the catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
 per-term memos, so a parameter change never rebuilds it. The build works once per distinct
 text of a field (tools share parameter names and descriptions), tokenises prose in one C-level
 pass per field and pauses the cyclic garbage collector (no cycles are made). A stem class is found on first use by
-stemming the indexed words that share its prefix, and memoised. A query's top hits come from
+stemming the indexed words that share its prefix, and memoised. A word's ``x`` (the weighted,
+length-normalised tf above) is summed over its per-field postings on first use (they hold the
+counts: no per-doc word counts are read, which cost most of the time when scattered in
+memory), memoised per parameters and shared by the exact term and the stem class (a doc holding
+one word of the class has that word's ``x``). A query's top hits come from
 MaxScore pruning (:func:`_best`): terms by decreasing best contribution, docs that cannot reach
 the top skipped, and the survivors' scores summed in the full ranking's order, so they are the
 same floats (``tests/engine/test_bm25f_oracle.py`` checks it against the earlier, unpruned
@@ -61,7 +65,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .bm25 import Hit
 from .caches import register_cache, register_cache_fn
-from .catalog import Catalog, CatalogEntry, source_label, stem
+from .catalog import Catalog, CatalogEntry, _stemmer, source_label, stem
 from .classify import def_name
 from .tooldefs import def_parameters
 
@@ -291,22 +295,24 @@ _FIRST_SENTENCE = re.compile(r"[.!?](?:\s|$)")
 
 @dataclass
 class Index:
-    """Per-doc, per-field word counts and lengths, and per-word postings. Built once per
+    """Per-doc, per-field word counts and lengths, and per-field postings. Built once per
     content."""
 
     names: tuple[str, ...]
     counts: tuple[tuple[Mapping[str, int], ...], ...]
     """Per doc, per field (:data:`FIELDS` order): word -> tf."""
-    words: tuple[set[str], ...]
-    """Per doc: every word in any field."""
     lengths: tuple[tuple[int, ...], ...]
     """Per field, per doc: number of indexed words."""
     avg: tuple[float, ...]
     vocab: list[str] = field(default_factory=list, repr=False)
     """Sorted indexed words (prefix search for stem classes, run-on splits of queries)."""
     vocab_set: frozenset[str] = field(default=frozenset(), repr=False)
-    postings: Mapping[str, Sequence[int]] = field(default_factory=dict, repr=False)
-    """Per indexed word: the docs containing it in any field, ascending."""
+    fields: tuple[Mapping[str, list[int]], ...] = field(default=(), repr=False)
+    """Per field: word -> ``[doc, tf, doc, tf, ...]`` for the docs holding it there, ascending
+    (one list per word: quicker to build, and half the objects for the garbage collector)."""
+    postings: dict[str, Sequence[int]] = field(default_factory=dict, repr=False)
+    """Per indexed word asked about: the docs containing it in any field, ascending (derived
+    from :attr:`fields` on first use)."""
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     """Stem classes and per-(params, term) contributions; derived data only."""
 
@@ -316,7 +322,15 @@ class Index:
 
     def docs_with(self, word: str) -> Sequence[int]:
         """Docs containing ``word`` in any field, ascending."""
-        return self.postings.get(word, ())
+        found = self.postings.get(word)
+        if found is None:
+            lists = [pairs[::2] for by_word in self.fields[:SUMMARY]  # the summary's words
+                     if (pairs := by_word.get(word))]                # are the description's
+            if not lists:
+                return ()
+            found = self.postings[word] = (
+                lists[0] if len(lists) == 1 else sorted(set().union(*lists)))
+        return found
 
     def df(self, word: str) -> int:
         return len(self.docs_with(word))
@@ -451,17 +465,29 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
     lengths = tuple(tuple(map(lens.__getitem__, slots)) for lens, slots in (
         (ident_len[0], name_s), (ident_len[1], label_s), (desc_len, desc_s),
         (ident_len[2], key_s), (pdesc_len, pdesc_s), (summary_len, desc_s)))
-    # the summary's words are the description's
-    doc_words = [set(c2).union(c0, c1, c3, c4) for c0, c1, c2, c3, c4, _c5 in docs]
-    postings: dict[str, list[int]] = {w: [] for w in vocab}
-    get = postings.__getitem__
-    for doc, ws in enumerate(doc_words):
-        for posting in map(get, ws):
-            posting.append(doc)
     n = max(len(docs), 1)
     avg = tuple(sum(col) / n for col in lengths)
-    return Index(tuple(e.name for e in entries), tuple(docs), tuple(doc_words), lengths, avg,
-                 sorted(vocab), frozenset(vocab), postings)
+    return Index(tuple(e.name for e in entries), tuple(docs), lengths, avg, sorted(vocab),
+                 frozenset(vocab), _field_postings(docs))
+
+
+def _field_postings(docs: Sequence[tuple[Mapping[str, int], ...]]
+                    ) -> tuple[dict[str, list[int]], ...]:
+    """Per field: word -> ``[doc, tf, doc, tf, ...]``, docs ascending."""
+    out = []
+    for column in (zip(*docs, strict=True) if docs else [()] * len(FIELDS)):
+        by_word: dict[str, list[int]] = {}
+        get = by_word.get
+        for doc, counts in enumerate(column):
+            for w, tf in counts.items():
+                found = get(w)
+                if found is None:
+                    by_word[w] = [doc, tf]
+                else:
+                    found.append(doc)
+                    found.append(tf)
+        out.append(by_word)
+    return tuple(out)
 
 
 def _description_counts(descriptions: Sequence[str]
@@ -527,21 +553,20 @@ def stem_class(index: Index, word_stem: str) -> tuple[str, ...]:
     """Indexed words whose Snowball stem is ``word_stem`` (memoised on the index).
 
     Candidates share the stem as a prefix (or, for a stem ending in ``i``, that prefix with
-    ``y``: ``copi`` <- copy, copies)."""
+    ``y``: ``copi`` <- copy, copies); they are stemmed in one call."""
     key = ("class", word_stem)
     found = index.memo.get(key)
     if found is None:
         heads = {word_stem}
         if word_stem.endswith("i"):
             heads.add(word_stem[:-1] + "y")
-        members = []
         vocab = index.vocab
+        candidates: list[str] = []
         for head in heads:
             i = bisect_left(vocab, head)
-            while i < len(vocab) and vocab[i].startswith(head):
-                if stem(vocab[i]) == word_stem:
-                    members.append(vocab[i])
-                i += 1
+            candidates.extend(vocab[i:bisect_left(vocab, head + "\U0010ffff", i)])
+        stems = _stemmer().stemWords(candidates) if candidates else []
+        members = [w for w, s in zip(candidates, stems, strict=True) if s == word_stem]
         found = index.memo[key] = tuple(sorted(members))
     return found
 
@@ -579,15 +604,14 @@ def _norms(index: Index, params: Params) -> tuple[tuple[float, ...], ...]:
 def _field_parts(index: Index, doc: int, words: tuple[str, ...],
                  norms: tuple[tuple[float, ...], ...]) -> list[float]:
     """Per field: weighted, length-normalised tf of ``words`` in ``doc``."""
-    if len(words) > 1:
-        mine = index.words[doc]
-        words = tuple(w for w in words if w in mine)
-    parts = []
     if len(words) == 1:
         w = words[0]
-        for counts, norm in zip(index.counts[doc], norms, strict=True):
-            parts.append(counts[w] * norm[doc] if w in counts else 0.0)
-        return parts
+        c0, c1, c2, c3, c4, c5 = index.counts[doc]
+        n0, n1, n2, n3, n4, n5 = norms
+        return [c0[w] * n0[doc] if w in c0 else 0.0, c1[w] * n1[doc] if w in c1 else 0.0,
+                c2[w] * n2[doc] if w in c2 else 0.0, c3[w] * n3[doc] if w in c3 else 0.0,
+                c4[w] * n4[doc] if w in c4 else 0.0, c5[w] * n5[doc] if w in c5 else 0.0]
+    parts = []
     for counts, norm in zip(index.counts[doc], norms, strict=True):
         tf = 0
         for w in words:
@@ -622,43 +646,81 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
 
 def _word_contributions(index: Index, w: str, params: Params, weight: float
                         ) -> dict[int, float]:
-    docs = index.docs_with(w)
-    found: dict[int, float] = {}
-    if not docs:
-        return found
-    k1 = params.k1
-    scale = weight * idf(index.n, len(docs)) * (k1 + 1)
-    n0, n1, n2, n3, n4, n5 = _norms(index, params)
-    counts = index.counts
-    for d in docs:
-        c0, c1, c2, c3, c4, c5 = counts[d]
-        x = 0.0
-        if w in c0:
-            x += c0[w] * n0[d]
-        if w in c1:
-            x += c1[w] * n1[d]
-        if w in c2:
-            x += c2[w] * n2[d]
-        if w in c3:
-            x += c3[w] * n3[d]
-        if w in c4:
-            x += c4[w] * n4[d]
-        if w in c5:
-            x += c5[w] * n5[d]
-        if x > 0:
-            found[d] = scale * x / (k1 + x)
-    return found
+    return _saturated(index, _word_x(index, w, params), params, weight)
 
 
 def _class_contributions(index: Index, words: tuple[str, ...], params: Params, weight: float
                          ) -> dict[int, float]:
-    tfs = _class_tfs(index, words)
+    return _saturated(index, _class_x(index, words, params), params, weight)
+
+
+def _saturated(index: Index, xs: dict[int, float], params: Params, weight: float
+               ) -> dict[int, float]:
+    """The scoring formula: ``weight * idf * (k1 + 1) * x / (k1 + x)`` for each doc of ``xs``
+    (every doc holding the term, so ``len(xs)`` is its df) where ``x > 0``."""
+    if not xs:
+        return {}
     k1 = params.k1
-    scale = weight * idf(index.n, len(tfs)) * (k1 + 1)
-    n0, n1, n2, n3, n4, n5 = _norms(index, params)
-    found: dict[int, float] = {}
-    for d in sorted(tfs):  # x adds the fields in order, as the formula does
-        t0, t1, t2, t3, t4, t5 = tfs[d]
+    scale = weight * idf(index.n, len(xs)) * (k1 + 1)
+    return {d: scale * x / (k1 + x) for d, x in xs.items() if x > 0}
+
+
+def _word_x(index: Index, w: str, params: Params) -> dict[int, float]:
+    """doc -> ``x = sum_f tf_f * norm_f`` of one word, for every doc holding it (memoised per
+    params: a stem class and the exact word share it).
+
+    ``x`` adds ``tf_f * norm_f`` field by field in :data:`FIELDS` order, one field's postings
+    at a time (a field the doc lacks the word in adds nothing), so every float is
+    the one the formula's left-to-right evaluation gives. The postings hold the counts, so no
+    per-doc word counts are read (scattered in memory, they cost most of the time)."""
+    memo = index.memo_for(params)
+    key = ("x", w)
+    xs: dict[int, float] | None = memo.get(key)
+    if xs is not None:
+        return xs
+    xs = memo[key] = dict.fromkeys(index.docs_with(w), 0.0)
+    if not xs:
+        return xs
+    for by_word, norm in zip(index.fields, _norms(index, params), strict=True):
+        pairs = by_word.get(w)
+        if pairs:
+            it = iter(pairs)
+            for d, tf in zip(it, it, strict=True):  # one iterator, read two at a time
+                xs[d] += tf * norm[d]
+    return xs
+
+
+def _class_x(index: Index, words: tuple[str, ...], params: Params) -> dict[int, float]:
+    """:func:`_word_x` of a stem class (``tf_f`` the summed counts of its words): a doc
+    holding one of the words has that word's ``x``; one holding several is summed again."""
+    xs: dict[int, float] = {}
+    several: set[int] = set()
+    of_word = [_word_x(index, w, params) for w in words]
+    for found in of_word:
+        several.update(xs.keys() & found.keys())
+        xs.update(found)
+    if several:
+        xs.update(_summed_x(index, words, of_word, sorted(several), _norms(index, params)))
+    return xs
+
+
+def _summed_x(index: Index, words: tuple[str, ...], of_word: list[dict[int, float]],
+              docs: Iterable[int], norms: tuple[tuple[float, ...], ...]) -> dict[int, float]:
+    """doc -> ``x`` of several words (``tf_f`` their summed counts) for each of ``docs``."""
+    n0, n1, n2, n3, n4, n5 = norms
+    counts = index.counts
+    xs = {}
+    for d in docs:
+        c0, c1, c2, c3, c4, c5 = counts[d]
+        t0 = t1 = t2 = t3 = t4 = t5 = 0
+        for w, found in zip(words, of_word, strict=True):
+            if d in found:
+                t0 += c0.get(w, 0)
+                t1 += c1.get(w, 0)
+                t2 += c2.get(w, 0)
+                t3 += c3.get(w, 0)
+                t4 += c4.get(w, 0)
+                t5 += c5.get(w, 0)
         x = 0.0
         if t0:
             x += t0 * n0[d]
@@ -672,35 +734,8 @@ def _class_contributions(index: Index, words: tuple[str, ...], params: Params, w
             x += t4 * n4[d]
         if t5:
             x += t5 * n5[d]
-        if x > 0:
-            found[d] = scale * x / (k1 + x)
-    return found
-
-
-def _class_tfs(index: Index, words: tuple[str, ...]) -> dict[int, list[int]]:
-    """Per doc containing any of ``words``, per field: their summed counts."""
-    counts = index.counts
-    tfs: dict[int, list[int]] = {}
-    get = tfs.get
-    for w in words:
-        for d in index.docs_with(w):
-            c0, c1, c2, c3, c4, c5 = counts[d]
-            row = get(d)
-            if row is None:
-                row = tfs[d] = [0, 0, 0, 0, 0, 0]
-            if w in c0:
-                row[0] += c0[w]
-            if w in c1:
-                row[1] += c1[w]
-            if w in c2:
-                row[2] += c2[w]
-            if w in c3:
-                row[3] += c3[w]
-            if w in c4:
-                row[4] += c4[w]
-            if w in c5:
-                row[5] += c5[w]
-    return tfs
+        xs[d] = x
+    return xs
 
 
 # --------------------------------------------------------------------------- queries
@@ -858,6 +893,9 @@ def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
     return total
 
 
+REFRESH_MIN = 64
+"""The floor is raised before a term only when the term holds more docs than this (and than
+have a partial score): smaller ones cost less to add."""
 PRUNE_MARGIN = 1e-9
 """Relative slack on the pruning bound of :func:`_best` (covers float rounding)."""
 
@@ -890,11 +928,13 @@ def _best(index: Index, terms: Sequence[tuple[str, str]], params: Params, limit:
     left = [0.0] * (len(ranked) + 1)  # left[j]: the sum of the best contributions of ranked[j:]
     for j in range(len(ranked) - 1, -1, -1):
         left[j] = left[j + 1] + peaks[ranked[j]]
-    acc, floor, essential = _accumulate([found_of[i] for i in ranked], left, found_of, limit)
+    scored: dict[int, float] = {}
+    acc, floor, essential = _accumulate([found_of[i] for i in ranked], left, found_of, limit,
+                                        scored)
     candidates: set[int] | dict[int, float] = acc
     if floor > 0 and essential < len(ranked):
         if len(acc) > 4 * limit:
-            floor = max(floor, _floor(acc, found_of, limit))
+            floor = max(floor, _floor(acc, found_of, limit, scored))
         tail = [(found_of[i], left[j + 1]) for j, i in enumerate(ranked) if j >= essential]
         candidates = _survivors(acc, tail, left[essential], floor * (1 - PRUNE_MARGIN))
     exact = _exact(order, candidates)
@@ -902,26 +942,36 @@ def _best(index: Index, terms: Sequence[tuple[str, str]], params: Params, limit:
     return {d: exact[d] for d in best[:limit]}
 
 
-def _floor(acc: dict[int, float], found_of: list[dict[int, float]], limit: int) -> float:
-    """The ``limit``-th best full score among the ``2 * limit`` best partial scores."""
-    seeds = heapq.nlargest(2 * limit, acc, key=acc.__getitem__)
-    return heapq.nlargest(limit, (sum(f.get(d, 0.0) for f in found_of) for d in seeds))[-1]
+def _floor(acc: dict[int, float], found_of: list[dict[int, float]], limit: int,
+           scored: dict[int, float]) -> float:
+    """The ``limit``-th best full score among the ``2 * limit`` best partial scores and the
+    docs already in ``scored`` (doc -> full score, kept for the query)."""
+    for d in heapq.nlargest(2 * limit, acc, key=acc.__getitem__):
+        if d not in scored:
+            scored[d] = sum([f.get(d, 0.0) for f in found_of])
+    return heapq.nlargest(limit, scored.values())[-1]
 
 
 def _accumulate(ranked: list[dict[int, float]], left: list[float],
-                found_of: list[dict[int, float]], limit: int
+                found_of: list[dict[int, float]], limit: int, scored: dict[int, float]
                 ) -> tuple[dict[int, float], float, int]:
     """(partial scores over the essential terms, the floor, how many terms are essential)."""
     acc: dict[int, float] = {}
     floor = 0.0
     for pos, found in enumerate(ranked):
-        if floor > 0 and left[pos] < floor * (1 - PRUNE_MARGIN):
-            return acc, floor, pos
+        if floor > 0:
+            if left[pos] < floor * (1 - PRUNE_MARGIN):
+                return acc, floor, pos
+            if len(found) > max(len(acc), REFRESH_MIN):  # adding the term costs more than
+                # raising the floor
+                floor = max(floor, _floor(acc, found_of, limit, scored))
+                if left[pos] < floor * (1 - PRUNE_MARGIN):
+                    return acc, floor, pos
         get = acc.get
         for d, v in found.items():
             acc[d] = get(d, 0.0) + v
         if not floor and len(acc) >= limit:
-            floor = _floor(acc, found_of, limit)
+            floor = _floor(acc, found_of, limit, scored)
     return acc, floor, len(ranked)
 
 
@@ -1006,8 +1056,8 @@ def _explainer(index: Index, terms: tuple[tuple[str, str], ...], params: Params
                 continue
             by_field = _field_parts(index, doc, words, norms)
             whole = sum(by_field)
-            parts.extend((label, FIELDS[f], value * x / whole)
-                         for f, x in enumerate(by_field) if x > 0)
+            parts.extend([(label, FIELDS[f], value * x / whole)
+                          for f, x in enumerate(by_field) if x > 0])
         return tuple(per_term), tuple(parts)
 
     return one
