@@ -52,6 +52,7 @@ implementation).
 
 from __future__ import annotations
 
+import functools
 import gc
 import heapq
 import math
@@ -59,7 +60,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import add
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -831,16 +832,57 @@ def term_label(term: tuple[str, str]) -> str:
     return text if kind == "exact" else text + "~" if kind == "stem" else text + " (synonym)"
 
 
-@dataclass(frozen=True)
+Terms = tuple[tuple[str, float], ...]
+Parts = tuple[tuple[str, str, float], ...]
+
+
+@dataclass(frozen=True, eq=False)
 class Bm25fHit:
+    """One hit. Its explanation (``terms``, ``fields``) is worked out when first read: a
+    ``tool_search`` reply and the recall benchmark never read it (10-20% of a query's time)."""
+
     doc: int
     name: str
     score: float
-    terms: tuple[tuple[str, float], ...]
-    """(term label, contribution) per query term, query order; zero for a term not matched."""
-    fields: tuple[tuple[str, str, float], ...]
-    """(term label, field, contribution) for every non-zero part; they sum to ``score``."""
+    explain_now: Callable[[], tuple[Terms, Parts]] = field(repr=False)
     fallback: bool = False
+
+    @cached_property
+    def _explained(self) -> tuple[Terms, Parts]:
+        return self.explain_now()
+
+    @property
+    def terms(self) -> Terms:
+        """(term label, contribution) per query term, query order; zero for a term not
+        matched."""
+        return self._explained[0]
+
+    @property
+    def fields(self) -> Parts:
+        """(term label, field, contribution) for every non-zero part; they sum to
+        ``score``."""
+        return self._explained[1]
+
+
+class _FieldedHit(Hit):
+    """The profile's :class:`~toolsearch.bm25.Hit` for a :class:`Bm25fHit`: ``terms`` and
+    ``fields`` are read from it when asked for, so the explanation is only worked out for the
+    hits someone looks at."""
+
+    _hit: Bm25fHit  # not a field: this class is no dataclass of its own
+
+    def __init__(self, entry: CatalogEntry, hit: Bm25fHit) -> None:
+        for name, value in (("entry", entry), ("score", hit.score), ("fallback", hit.fallback),
+                            ("exact", False), ("_hit", hit)):
+            object.__setattr__(self, name, value)  # frozen: set once, here
+
+    @property
+    def terms(self) -> Terms:
+        return self._hit.terms
+
+    @property
+    def fields(self) -> tuple[tuple[str, str, float], ...]:
+        return tuple((fld, term, value) for term, fld, value in self._hit.fields)
 
 
 DENSE_SHARE = 8
@@ -1118,19 +1160,25 @@ def search(index: Index, query: str, limit: int = 5, params: Params = DEFAULT_PA
     top, found, terms, stops, content = _ranking(index, query, params, limit)
     if top:
         hits = []
-        explain_doc = _explainer(index, terms, params)
+        explainer: list[Callable[[int], tuple[Terms, Parts]]] = []
+
+        def explain_content(doc: int) -> tuple[Terms, Parts]:
+            if not explainer:  # prepared once, for every hit of this search that is read
+                explainer.append(_explainer(index, terms, params))
+            return explainer[0](doc)
+
         for rank, doc in enumerate(top):
             if rank < content:
-                per_term, parts = explain_doc(doc)
+                explain_now = functools.partial(explain_content, doc)
             else:
-                per_term, parts = _explain_fill(index, doc, terms, stops, params, found[doc])
-            hits.append(Bm25fHit(doc, index.names[doc], found[doc], per_term, parts))
+                explain_now = functools.partial(_explain_fill, index, doc, terms, stops, params, found[doc])
+            hits.append(Bm25fHit(doc, index.names[doc], found[doc], explain_now))
         return tuple(hits)
     needle = query.lower()
     if not needle.strip():
         return ()
-    zero = tuple((term_label(t), 0.0) for t in terms)
-    return tuple(Bm25fHit(i, name, FALLBACK_SCORE, zero, (), fallback=True)
+    zero: tuple[Terms, Parts] = (tuple((term_label(t), 0.0) for t in terms), ())
+    return tuple(Bm25fHit(i, name, FALLBACK_SCORE, lambda: zero, fallback=True)
                  for i, name in enumerate(index.names) if needle in name.lower())[:limit]
 
 
@@ -1261,11 +1309,8 @@ class Bm25fRetrieval:
 
     def search(self, catalog: Catalog, query: str, limit: int) -> tuple[Hit, ...]:
         entries = catalog.entries
-        return tuple(
-            Hit(entries[h.doc], h.score, h.terms,
-                fallback=h.fallback,
-                fields=tuple((fld, term, value) for term, fld, value in h.fields))
-            for h in search(index_of(catalog), query, limit, self.params))
+        return tuple(_FieldedHit(entries[h.doc], h)
+                     for h in search(index_of(catalog), query, limit, self.params))
 
     def rank_of(self, catalog: Catalog, query: str, name: str) -> int | None:
         return rank_of(index_of(catalog), query, name, self.params)

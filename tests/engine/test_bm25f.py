@@ -97,6 +97,26 @@ def test_every_hit_explains_its_score_per_term_and_per_field(worked_defs, worked
     assert ("label", "github") in {(f, t) for f, t, _v in first.fields}
 
 
+
+def test_a_hit_is_explained_only_when_read_and_then_as_if_at_once(worked_defs, worked_registry):
+    """tool_search replies never read the explanation: it is worked out on first read, for the
+    same values an explanation made at search time has."""
+    cat = catalog(worked_defs, worked_registry)
+    index = bm25f.index_of(cat)
+    hits = bm25f.search(index, "create github issue a", 8)
+    assert hits and all("_explained" not in vars(h) for h in hits)
+    terms = bm25f.query_terms(index, "create github issue a")
+    compared = 0
+    for hit in hits:
+        fresh = bm25f.explain(index, hit.doc, terms)
+        if hit.terms[:len(fresh[0])] == fresh[0]:  # a content hit (a fill is rescaled)
+            assert hit.fields == fresh[1]
+            compared += 1
+        assert "_explained" in vars(hit)
+    assert compared >= 2
+    wrapped = search_catalog(cat, "create github issue", 5)
+    assert wrapped[0].terms == bm25f.search(index, "create github issue", 5)[0].terms
+
 def test_the_name_weighs_more_than_the_description():
     defs = [fdef("mcp__a__weather", "Returns data."), fdef("mcp__a__data", "Returns weather.")]
     assert names(search(defs, "weather")) == ["mcp__a__weather", "mcp__a__data"]
