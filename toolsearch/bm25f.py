@@ -1160,12 +1160,11 @@ def search(index: Index, query: str, limit: int = 5, params: Params = DEFAULT_PA
     top, found, terms, stops, content = _ranking(index, query, params, limit)
     if top:
         hits = []
-        explainer: list[Callable[[int], tuple[Terms, Parts]]] = []
+        # prepared once, when the first hit of this search is read, for all of them
+        prepared = functools.cache(lambda: _explainer(index, terms, params))
 
         def explain_content(doc: int) -> tuple[Terms, Parts]:
-            if not explainer:  # prepared once, for every hit of this search that is read
-                explainer.append(_explainer(index, terms, params))
-            return explainer[0](doc)
+            return prepared()(doc)
 
         for rank, doc in enumerate(top):
             if rank < content:

@@ -116,13 +116,15 @@ class AppActions(_Base):
             self.notify(f"Entry #{entry.seq} copied as JSON.", timeout=3)
 
     async def on_event(self, event: events.Event) -> None:
-        if not isinstance(event, events.Key):
-            await super().on_event(event)  # type: ignore[misc]
-        elif event.is_forwarded:  # back up from the focused widget
-            await super().on_event(event)  # type: ignore[misc]
-            self.key_order.came_back(event)
-        elif not await self.key_order.arrived(event):
-            await super().on_event(event)  # type: ignore[misc]
+        key = event if isinstance(event, events.Key) else None
+        # on its way back up from the focused widget; read before handing a new key on to
+        # that widget, which marks it forwarded too
+        back = key is not None and key.is_forwarded
+        if key is not None and not back and await self.key_order.arrived(key):
+            return  # held, or its binding already run
+        await super().on_event(event)  # type: ignore[misc]
+        if key is not None and back:
+            self.key_order.came_back(key)
 
     def on_keys_settled(self, message: KeysSettled) -> None:
         self.key_order.settled(message)

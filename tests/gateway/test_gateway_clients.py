@@ -49,6 +49,14 @@ async def until(predicate: Any, seconds: float = 15.0) -> None:
             await anyio.sleep(0.05)
 
 
+def stdio_gateway(tmp_path: Path) -> tuple[StdioServerParameters, Path]:
+    """A gateway over stdio with one upstream server ``up``, and its events file."""
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    events = tmp_path / "events.jsonl"
+    argv = serve_argv([str(config)], "--events", str(events))
+    return StdioServerParameters(command=argv[0], args=argv[1:], env=env()), events
+
+
 def sdk_client(target: Any, mode: str, name: str) -> Client:
     return Client(target, mode=mode, cache=None,
                   client_info=types.Implementation(name=name, version="1"))
@@ -85,10 +93,7 @@ async def test_a_legacy_client_that_leaves_stops_counting(tmp_path: Path) -> Non
 
 
 async def test_a_2026_client_over_stdio_counts(tmp_path: Path) -> None:
-    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
-    events = tmp_path / "events.jsonl"
-    argv = serve_argv([str(config)], "--events", str(events))
-    params = StdioServerParameters(command=argv[0], args=argv[1:], env=env())
+    params, events = stdio_gateway(tmp_path)
     async with sdk_client(params, "auto", "stdio-2026") as c:
         assert c.protocol_version in MODERN_PROTOCOL_VERSIONS
         assert text_of(await c.call_tool("tool_call", ADD)) == "42"
@@ -97,10 +102,7 @@ async def test_a_2026_client_over_stdio_counts(tmp_path: Path) -> None:
 
 
 async def test_no_call_record_is_lost_when_the_gateway_stops(tmp_path: Path) -> None:
-    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
-    events = tmp_path / "events.jsonl"
-    argv = serve_argv([str(config)], "--events", str(events))
-    params = StdioServerParameters(command=argv[0], args=argv[1:], env=env())
+    params, events = stdio_gateway(tmp_path)
     async with sdk_client(params, "legacy", "burst") as c:
         async with anyio.create_task_group() as tg:
             for n in range(40):
