@@ -8,9 +8,11 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+import anyio
 
 from tests.sources.source_helpers import free_port, listening
 from tests.sources.source_helpers import stop as stop_process
@@ -101,6 +103,23 @@ def text_of(result: Any) -> str:
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    """The events file's complete lines, read as the app follows it: a line the gateway is
+    still writing is left out, never half-parsed."""
+    data = path.read_bytes() if path.exists() else b""
+    whole = data[: data.rfind(b"\n") + 1]
+    return [json.loads(line) for line in whole.splitlines() if line.strip()]
+
+
+async def until(predicate: Callable[[], Any], seconds: float = 15.0) -> None:
+    """Wait for *predicate* to hold (polled every 50 ms)."""
+    with anyio.fail_after(seconds):
+        while not predicate():
+            await anyio.sleep(0.05)
+
+
+async def events_when(path: Path, done: Callable[[list[dict[str, Any]]], Any],
+                      seconds: float = 15.0) -> list[dict[str, Any]]:
+    """The events file's records once *done* holds for them: a running gateway writes a
+    call's record just after its reply, so a test reading at once could be early."""
+    await until(lambda: done(read_events(path)), seconds)
+    return read_events(path)

@@ -16,7 +16,15 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
-from gateway_helpers import env, read_events, serve_argv, text_of, upstream_entry, write_config
+from gateway_helpers import (
+    env,
+    read_events,
+    serve_argv,
+    text_of,
+    until,
+    upstream_entry,
+    write_config,
+)
 from mcp import Client, StdioServerParameters
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -41,12 +49,6 @@ async def http_gateway(tmp_path: Path, **kwargs: Any) -> AsyncIterator[tuple[Gat
                 await anyio.sleep(0.05)
         yield gateway, f"http://127.0.0.1:{port}/mcp"
         tg.cancel_scope.cancel()
-
-
-async def until(predicate: Any, seconds: float = 15.0) -> None:
-    with anyio.fail_after(seconds):
-        while not predicate():
-            await anyio.sleep(0.05)
 
 
 def stdio_gateway(tmp_path: Path) -> tuple[StdioServerParameters, Path]:

@@ -14,7 +14,7 @@ import httpx2
 import mcp_types as types
 import pytest
 from gateway_helpers import (
-    read_events,
+    events_when,
     start_http_gateway,
     stop,
     text_of,
@@ -79,8 +79,13 @@ async def test_search_describe_blind_and_real_call(gateway: tuple[str, Path, Pat
                                              "arguments": {"a": 40, "b": 2}})
         assert not real.is_error and text_of(real) == "42"
         assert real.structured_content == {"result": 42}
-    calls = [e for e in read_events(events) if e["type"] == "call"]
-    mine = [e for e in calls if e["client"] == "pytest-sdk" and e["tool"] == "mcp__up__add"]
+    def mine_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [e for e in records if e["type"] == "call" and e["client"] == "pytest-sdk"
+                and e["tool"] == "mcp__up__add"]
+
+    records = await events_when(events, lambda rs: any(e["outcome"] == "ok" for e in mine_of(rs)))
+    calls = [e for e in records if e["type"] == "call"]
+    mine = mine_of(records)
     assert [e["outcome"] for e in mine][-2:] == ["missing_args", "ok"]
     assert all(e["bridge"] in BRIDGES for e in calls)
 
@@ -116,9 +121,10 @@ async def test_secrets_never_reach_the_events_file(gateway: tuple[str, Path, Pat
         echoed = await bridge(c, "tool_call", {"name": "mcp__up__echo", "arguments": {
             "message": "hi", "api_key": secret}})
         assert text_of(echoed) == "hi"
-    text = events.read_text()
-    assert secret not in text
-    last = [e for e in read_events(events) if e.get("tool") == "mcp__up__echo"][-1]
+    records = await events_when(events, lambda rs: any(e.get("tool") == "mcp__up__echo"
+                                                       for e in rs))
+    assert secret not in events.read_text()
+    last = [e for e in records if e.get("tool") == "mcp__up__echo"][-1]
     assert last["arguments"]["arguments"]["api_key"] == "***"
 
 
@@ -159,7 +165,9 @@ async def test_huge_argument_and_garbage_do_not_kill_the_gateway(
         with pytest.raises(Exception):  # noqa: B017 - the transport refuses, whatever its type
             await bridge(c, "tool_call", {"name": "mcp__up__measure",
                                           "arguments": {"text": too_big}})
-    last = [e for e in read_events(events) if e.get("tool") == "mcp__up__measure"][-1]
+    records = await events_when(events, lambda rs: any(e.get("tool") == "mcp__up__measure"
+                                                       for e in rs))
+    last = [e for e in records if e.get("tool") == "mcp__up__measure"][-1]
     assert last["arg_bytes"] > 2_000_000 and len(json.dumps(last)) < 10_000
     async with httpx2.AsyncClient() as http:
         for body in (b"{not json", b"[1,2,3]", b'{"jsonrpc":"2.0","id":1,"method":"nope"}',

@@ -67,32 +67,47 @@ def _now(at: float | None = None) -> str:
 
 
 class EventLog:
-    """Appends records to the events file (thread-safe, flushed per line unless a caller
-    writing a batch asks for one :meth:`flush` at its end)."""
+    """Appends records to the events file (thread-safe). Each line, or each batch a caller
+    ends with :meth:`flush`, goes out in one ``write`` to a file opened for appending, so a
+    reader following the file meets whole lines (a partial last line only while the write
+    is in progress, which :func:`read_records` leaves for its next read)."""
 
     def __init__(self, path: Path | str, secrets: Iterable[str] = ()) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._secrets = tuple(secrets)
         self._lock = threading.Lock()
-        self._file: IO[str] | None = self.path.open("a", encoding="utf-8")
+        self._file: IO[bytes] | None = self.path.open("ab", buffering=0)
+        self._pending: list[bytes] = []
 
     def add_secrets(self, secrets: Iterable[str]) -> None:
         """Values to scrub from every record (the upstream servers' own secrets)."""
         self._secrets = tuple({*self._secrets, *(s for s in secrets if s)})
 
     def _write(self, record: Mapping[str, Any], flush: bool = True) -> None:
-        line = json.dumps(record, ensure_ascii=False, default=str) + "\n"
+        line = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode("utf-8")
         with self._lock:
             if self._file is not None:
-                self._file.write(line)
+                self._pending.append(line)
                 if flush:
-                    self._file.flush()
+                    self._write_pending()
+
+    def _write_pending(self) -> None:
+        """Write what is pending in one call (the lock is held)."""
+        if self._file is None or not self._pending:
+            return
+        data = b"".join(self._pending)
+        self._pending.clear()
+        view = memoryview(data)
+        while view:  # a regular file takes it all at once; a short write is finished here
+            written = self._file.write(view) or 0
+            if written <= 0:
+                break
+            view = view[written:]
 
     def flush(self) -> None:
         with self._lock:
-            if self._file is not None:
-                self._file.flush()
+            self._write_pending()
 
     def call(self, *, client: str, bridge: str, tool: str | None, outcome: str, ms: float,
              arguments: Any, arg_bytes: int, result_bytes: int, summary: str = "",
@@ -116,6 +131,7 @@ class EventLog:
     def close(self) -> None:
         with self._lock:
             if self._file is not None:
+                self._write_pending()
                 self._file.close()
                 self._file = None
 
