@@ -39,29 +39,25 @@ there) depends only on the catalog's content and lives in the catalog's memo; th
 per-term memos, so a parameter change never rebuilds it. The build works once per distinct
 text of a field (tools share parameter names and descriptions), tokenises prose in one C-level
 pass per field and pauses the cyclic garbage collector (no cycles are made). A stem class is found on first use by
-stemming the indexed words that share its prefix, and memoised. A word's ``x`` (the weighted,
-length-normalised tf above) is summed over its per-field postings on first use (they hold the
-counts: no per-doc word counts are read, which cost most of the time when scattered in
-memory), memoised per parameters and shared by the exact term and the stem class (a doc holding
-one word of the class has that word's ``x``). A query's top hits come from
-MaxScore pruning (:func:`_best`): terms by decreasing best contribution, docs that cannot reach
-the top skipped, and the survivors' scores summed in the full ranking's order, so they are the
-same floats (``tests/engine/test_bm25f_oracle.py`` checks it against the earlier, unpruned
-implementation).
+stemming the indexed words that share its prefix, and memoised. A term's contributions are
+worked out on first use with numpy, a field's postings at a time (they hold the counts: no
+per-doc word counts are read), and memoised per parameters as two arrays (docs,
+contributions). A query's scores are one float64 array: each term's contributions added in
+turn, common terms first, so each doc's score is the float the formula written out per doc
+gives (``tests/engine/test_bm25f_oracle.py`` checks it against that plain-Python
+implementation); the top hits are a partition of it, ties in catalog order.
 """
 
 from __future__ import annotations
 
 import functools
 import gc
-import heapq
 import math
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from operator import add
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .bm25 import Hit
@@ -588,22 +584,36 @@ def term_weight(term: tuple[str, str], params: Params) -> float:
         else params.synonym_weight
 
 
-def _norms(index: Index, params: Params) -> tuple[tuple[float, ...], ...]:
-    """Per field, per doc: w_f / (1 - b_f + b_f * len / avglen)."""
+def _norms(index: Index, params: Params) -> tuple[list[float], ...]:
+    """Per field, per doc: ``w_f / (1 - b_f + b_f * len / avglen)`` (0 where that is not
+    positive); :func:`_np_norms` as lists."""
     memo = index.memo_for(params)
     found = memo.get("norms")
     if found is None:
-        found = tuple(
-            tuple(w / norm if (norm := 1 - b + b * length / avg if avg else 1.0) > 0 else 0.0
-                  for length in col)
-            for w, b, col, avg in zip(params.weights, params.b, index.lengths, index.avg,
-                                      strict=True))
-        memo["norms"] = found
+        found = memo["norms"] = tuple(col.tolist() for col in _np_norms(index, params, memo))
+    return found
+
+
+def _np_norms(index: Index, params: Params, memo: dict[Any, Any]) -> tuple[Any, ...]:
+    """Per field, a float64 array of the docs' norms (memoised per params): the same float
+    operations, in the same order, as the formula written per doc."""
+    found = memo.get("np_norms")
+    if found is None:
+        np = _np()
+        cols = []
+        for w, b, lengths, avg in zip(params.weights, params.b, index.lengths, index.avg,
+                                      strict=True):
+            norm = (1 - b + b * np.array(lengths, dtype=np.float64) / avg if avg
+                    else np.ones(index.n, dtype=np.float64))
+            col = np.zeros(index.n, dtype=np.float64)
+            np.divide(w, norm, out=col, where=norm > 0)
+            cols.append(col)
+        found = memo["np_norms"] = tuple(cols)
     return found
 
 
 def _field_parts(index: Index, doc: int, words: tuple[str, ...],
-                 norms: tuple[tuple[float, ...], ...]) -> list[float]:
+                 norms: Sequence[Sequence[float]]) -> list[float]:
     """Per field: weighted, length-normalised tf of ``words`` in ``doc``."""
     if len(words) == 1:
         w = words[0]
@@ -622,121 +632,116 @@ def _field_parts(index: Index, doc: int, words: tuple[str, ...],
     return parts
 
 
+def _np() -> Any:
+    """numpy, imported when the first query is scored (not when the app starts)."""
+    import numpy
+
+    return numpy
+
+
+SMALL_TERM = 48
+"""A term whose postings hold at most this many (doc, field) pairs is worked out in plain
+Python (numpy's per-call cost is more than the work); larger ones a field at a time in
+numpy."""
+
+
+def _small_x(postings: list[list[list[int]]], norms: tuple[list[float], ...]
+             ) -> tuple[list[int], list[float], int]:
+    """:func:`_x_and_df` in plain Python, from each field's postings of the words."""
+    xs: dict[int, float] = {}
+    held: set[int] = set()
+    for f, (found, norm) in enumerate(zip(postings, norms, strict=True)):
+        if not found:
+            continue
+        tfs: dict[int, int] = {}
+        for pairs in found:
+            it = iter(pairs)
+            for d, tf in zip(it, it, strict=True):  # one iterator, two at a time
+                tfs[d] = tfs.get(d, 0) + tf
+        for d, tf in tfs.items():
+            xs[d] = xs.get(d, 0.0) + tf * norm[d]
+        if f < SUMMARY:  # the summary's words are the description's
+            held.update(tfs)
+    docs = sorted(d for d, x in xs.items() if x > 0)
+    return docs, [xs[d] for d in docs], len(held)
+
+
+def _x_and_df(index: Index, words: tuple[str, ...], params: Params, memo: dict[Any, Any]
+              ) -> tuple[Any, Any, int]:
+    """(docs ascending where ``x > 0``, their ``x``, the number of docs holding one of the
+    words). ``x = sum_f tf_f * norm_f`` (``tf_f`` the words' summed counts) is added field by
+    field in :data:`FIELDS` order, as the formula is written per doc."""
+    np = _np()
+    postings = [[p for w in words if (p := by_word.get(w))] for by_word in index.fields]
+    if sum(len(p) for found in postings for p in found) <= 2 * SMALL_TERM:
+        docs, xs, df = _small_x(postings, _norms(index, params))
+        return np.array(docs, dtype=np.intp), np.array(xs, dtype=np.float64), df
+    n = index.n
+    x = np.zeros(n, dtype=np.float64)
+    mask = np.zeros(n, dtype=bool)
+    for f, (found, norm) in enumerate(zip(postings, _np_norms(index, params, memo),
+                                          strict=True)):
+        if not found:
+            continue
+        arrays = [np.array(pairs, dtype=np.intp).reshape(-1, 2) for pairs in found]
+        if len(arrays) == 1:
+            d, tf = arrays[0][:, 0], arrays[0][:, 1]
+        else:  # several words of a stem class here: their counts are summed first
+            tfs_all = np.zeros(n, dtype=np.intp)
+            for at in arrays:
+                tfs_all[at[:, 0]] += at[:, 1]
+            d = np.flatnonzero(tfs_all)
+            tf = tfs_all[d]
+        x[d] += tf * norm[d]
+        if f < SUMMARY:  # the summary's words are the description's
+            mask[d] = True
+    docs = np.flatnonzero(x > 0)
+    return docs, x[docs], int(np.count_nonzero(mask))
+
+
+def _vec(index: Index, term: tuple[str, str], params: Params,
+         memo: dict[Any, Any] | None = None) -> tuple[Any, Any]:
+    """(docs ascending, contributions): this term's score contribution in each doc where it
+    is positive, as two arrays (memoised per params).
+
+    The contribution is ``weight * idf * (k1 + 1) * x / (k1 + x)`` (:func:`_x_and_df`): the
+    same float operations, in the same order, as the formula written out per doc
+    (``tests/engine/bm25f_oracle.py``), done a field's postings at a time."""
+    if memo is None:
+        memo = index.memo_for(params)
+    key = ("vec", term)
+    found: tuple[Any, Any] | None = memo.get(key)
+    if found is not None:
+        return found
+    np = _np()
+    words = term_words(index, term)
+    weight = term_weight(term, params)
+    docs = np.zeros(0, dtype=np.intp)
+    values = np.zeros(0, dtype=np.float64)
+    if words and weight:
+        docs, x, df = _x_and_df(index, words, params, memo)
+        k1 = params.k1
+        values = weight * idf(index.n, df) * (k1 + 1) * x / (k1 + x)
+        if len(docs) and " " in term[0]:  # a synonym: not where its source word is found
+            mask = _synonym_mask(index, term)
+            if mask:
+                keep = ~np.isin(docs, np.fromiter(mask, dtype=np.intp, count=len(mask)))
+                docs, values = docs[keep], values[keep]
+    found = memo[key] = (docs, values)
+    return found
+
+
 def _contributions(index: Index, term: tuple[str, str], params: Params,
                    memo: dict[Any, Any] | None = None) -> dict[int, float]:
-    """doc -> this term's score contribution (memoised per params).
-
-    Per doc, ``x`` adds ``tf_f * norm_f`` field by field in :data:`FIELDS` order (``tf_f`` the
-    summed counts of the term's words), so every float is the one the formula's left-to-right
-    evaluation gives."""
+    """doc -> this term's score contribution (:func:`_vec` as a dict; memoised per
+    params)."""
     if memo is None:
         memo = index.memo_for(params)
     found: dict[int, float] | None = memo.get(term)
     if found is None:
-        words = term_words(index, term)
-        weight = term_weight(term, params)
-        found = memo[term] = (
-            {} if not words or not weight
-            else _word_contributions(index, words[0], params, weight) if len(words) == 1
-            else _class_contributions(index, words, params, weight))
-        if found and " " in term[0]:  # a synonym: not where its source word is found
-            mask = _synonym_mask(index, term)
-            found = memo[term] = {d: v for d, v in found.items() if d not in mask}
+        docs, values = _vec(index, term, params, memo)
+        found = memo[term] = dict(zip(docs.tolist(), values.tolist(), strict=True))
     return found
-
-
-def _word_contributions(index: Index, w: str, params: Params, weight: float
-                        ) -> dict[int, float]:
-    return _saturated(index, _word_x(index, w, params), params, weight)
-
-
-def _class_contributions(index: Index, words: tuple[str, ...], params: Params, weight: float
-                         ) -> dict[int, float]:
-    return _saturated(index, _class_x(index, words, params), params, weight)
-
-
-def _saturated(index: Index, xs: dict[int, float], params: Params, weight: float
-               ) -> dict[int, float]:
-    """The scoring formula: ``weight * idf * (k1 + 1) * x / (k1 + x)`` for each doc of ``xs``
-    (every doc holding the term, so ``len(xs)`` is its df) where ``x > 0``."""
-    if not xs:
-        return {}
-    k1 = params.k1
-    scale = weight * idf(index.n, len(xs)) * (k1 + 1)
-    return {d: scale * x / (k1 + x) for d, x in xs.items() if x > 0}
-
-
-def _word_x(index: Index, w: str, params: Params) -> dict[int, float]:
-    """doc -> ``x = sum_f tf_f * norm_f`` of one word, for every doc holding it (memoised per
-    params: a stem class and the exact word share it).
-
-    ``x`` adds ``tf_f * norm_f`` field by field in :data:`FIELDS` order, one field's postings
-    at a time (a field the doc lacks the word in adds nothing), so every float is
-    the one the formula's left-to-right evaluation gives. The postings hold the counts, so no
-    per-doc word counts are read (scattered in memory, they cost most of the time)."""
-    memo = index.memo_for(params)
-    key = ("x", w)
-    xs: dict[int, float] | None = memo.get(key)
-    if xs is not None:
-        return xs
-    xs = memo[key] = dict.fromkeys(index.docs_with(w), 0.0)
-    if not xs:
-        return xs
-    for by_word, norm in zip(index.fields, _norms(index, params), strict=True):
-        pairs = by_word.get(w)
-        if pairs:
-            it = iter(pairs)
-            for d, tf in zip(it, it, strict=True):  # one iterator, read two at a time
-                xs[d] += tf * norm[d]
-    return xs
-
-
-def _class_x(index: Index, words: tuple[str, ...], params: Params) -> dict[int, float]:
-    """:func:`_word_x` of a stem class (``tf_f`` the summed counts of its words): a doc
-    holding one of the words has that word's ``x``; one holding several is summed again."""
-    xs: dict[int, float] = {}
-    several: set[int] = set()
-    of_word = [_word_x(index, w, params) for w in words]
-    for found in of_word:
-        several.update(xs.keys() & found.keys())
-        xs.update(found)
-    if several:
-        xs.update(_summed_x(index, words, of_word, sorted(several), _norms(index, params)))
-    return xs
-
-
-def _summed_x(index: Index, words: tuple[str, ...], of_word: list[dict[int, float]],
-              docs: Iterable[int], norms: tuple[tuple[float, ...], ...]) -> dict[int, float]:
-    """doc -> ``x`` of several words (``tf_f`` their summed counts) for each of ``docs``."""
-    n0, n1, n2, n3, n4, n5 = norms
-    counts = index.counts
-    xs = {}
-    for d in docs:
-        c0, c1, c2, c3, c4, c5 = counts[d]
-        t0 = t1 = t2 = t3 = t4 = t5 = 0
-        for w, found in zip(words, of_word, strict=True):
-            if d in found:
-                t0 += c0.get(w, 0)
-                t1 += c1.get(w, 0)
-                t2 += c2.get(w, 0)
-                t3 += c3.get(w, 0)
-                t4 += c4.get(w, 0)
-                t5 += c5.get(w, 0)
-        x = 0.0
-        if t0:
-            x += t0 * n0[d]
-        if t1:
-            x += t1 * n1[d]
-        if t2:
-            x += t2 * n2[d]
-        if t3:
-            x += t3 * n3[d]
-        if t4:
-            x += t4 * n4[d]
-        if t5:
-            x += t5 * n5[d]
-        xs[d] = x
-    return xs
 
 
 # --------------------------------------------------------------------------- queries
@@ -886,189 +891,50 @@ class _FieldedHit(Hit):
 
 
 DENSE_SHARE = 8
-"""A term matching at least 1/DENSE_SHARE of the docs is summed as a dense vector."""
+"""A term matching at least 1/DENSE_SHARE of the docs is a common term: its contributions are
+added first (the order the scores' floats are summed in)."""
 
 
-def _dense(index: Index, term: tuple[str, str], params: Params,
-           memo: dict[Any, Any]) -> list[float]:
-    key = ("dense", term)
-    found = memo.get(key)
-    if found is None:
-        found = [0.0] * index.n
-        for doc, value in _contributions(index, term, params, memo).items():
-            found[doc] = value
-        memo[key] = found
-    return found
-
-
-def _totals(index: Index, terms: Iterable[tuple[str, str]], params: Params
-            ) -> list[float] | dict[int, float]:
-    """Scores of the docs matching any term: a dense list when a common term is involved,
-    else a doc -> score dict (only the matching docs)."""
-    dense: list[list[float]] = []
-    sparse: list[dict[int, float]] = []
+def _total_vec(index: Index, terms: Iterable[tuple[str, str]], params: Params) -> Any:
+    """Every doc's score (a float64 array, 0 where no term matches): each doc's
+    contributions added one term at a time, the common terms first, then the others, each in
+    query order."""
+    np = _np()
     memo = index.memo_for(params)
+    common: list[tuple[Any, Any]] = []
+    rare: list[tuple[Any, Any]] = []
     for term in terms:
-        found = _contributions(index, term, params, memo)
-        if not found:
-            continue
-        if len(found) * DENSE_SHARE >= index.n:
-            dense.append(_dense(index, term, params, memo))
-        else:
-            sparse.append(found)
-    total: list[float] | dict[int, float]
-    if dense:
-        total = dense[0]
-        for more in dense[1:]:  # ((a + b) + c): the order sum() adds in
-            total = list(map(add, total, more))
-        if total is dense[0]:
-            total = list(total)
-        for found in sparse:
-            for doc, value in found.items():
-                total[doc] += value
-        return total
-    total = {}
-    get = total.get
-    for found in sparse:
-        for doc, value in found.items():
-            total[doc] = get(doc, 0.0) + value
+        docs, values = _vec(index, term, params, memo)
+        if len(docs):
+            (common if len(docs) * DENSE_SHARE >= index.n else rare).append((docs, values))
+    total = np.zeros(index.n, dtype=np.float64)
+    for docs, values in common + rare:
+        total[docs] += values
     return total
 
 
-REFRESH_MIN = 64
-"""The floor is raised before a term only when the term holds more docs than this (and than
-have a partial score): smaller ones cost less to add."""
-PRUNE_MARGIN = 1e-9
-"""Relative slack on the pruning bound of :func:`_best` (covers float rounding)."""
+def _positive(total: Any) -> dict[int, float]:
+    """doc -> score of the docs scoring above 0, in doc order."""
+    docs = _np().flatnonzero(total > 0)
+    return dict(zip(docs.tolist(), total[docs].tolist(), strict=True))
 
 
-def _best(index: Index, terms: Sequence[tuple[str, str]], params: Params, limit: int
-          ) -> dict[int, float]:
-    """The top ``limit`` docs -> score, best first (ties in doc order): the head of the full
-    ranking :func:`_totals` gives, without scoring every doc (MaxScore pruning).
-
-    Terms are taken by decreasing best contribution; once the best contributions of the terms
-    left sum below a floor (the ``limit``-th best full score among a few likely docs), a doc
-    matching only those terms cannot enter the top, so only the docs already seen are
-    candidates, and a candidate is dropped as soon as its partial score plus the best the terms
-    left could add falls below the floor. Each remaining candidate's score is then summed in the
-    order :func:`_totals` adds (common terms first, then the rest, each in query order), so it
-    is the same float."""
-    memo = index.memo_for(params)
-    found_of: list[dict[int, float]] = []
-    peaks: list[float] = []
-    order: list[dict[int, float]] = []  # _totals' addition order: dense terms, then the others
-    rest: list[dict[int, float]] = []
-    for term in terms:
-        found = _contributions(index, term, params, memo)
-        if found:
-            found_of.append(found)
-            peaks.append(_peak(term, found, memo))
-            (order if len(found) * DENSE_SHARE >= index.n else rest).append(found)
-    order.extend(rest)
-    ranked = sorted(range(len(found_of)), key=peaks.__getitem__, reverse=True)
-    left = [0.0] * (len(ranked) + 1)  # left[j]: the sum of the best contributions of ranked[j:]
-    for j in range(len(ranked) - 1, -1, -1):
-        left[j] = left[j + 1] + peaks[ranked[j]]
-    scored: dict[int, float] = {}
-    acc, floor, essential = _accumulate([found_of[i] for i in ranked], left, found_of, limit,
-                                        scored)
-    candidates: set[int] | dict[int, float] = acc
-    if floor > 0 and essential < len(ranked):
-        if len(acc) > 4 * limit:
-            floor = max(floor, _floor(acc, found_of, limit, scored))
-        tail = [(found_of[i], left[j + 1]) for j, i in enumerate(ranked) if j >= essential]
-        candidates = _survivors(acc, tail, left[essential], floor * (1 - PRUNE_MARGIN))
-    exact = _exact(order, candidates)
-    best = sorted((d for d, v in exact.items() if v > 0), key=lambda d: (-exact[d], d))
-    return {d: exact[d] for d in best[:limit]}
-
-
-def _floor(acc: dict[int, float], found_of: list[dict[int, float]], limit: int,
-           scored: dict[int, float]) -> float:
-    """The ``limit``-th best full score among the ``2 * limit`` best partial scores and the
-    docs already in ``scored`` (doc -> full score, kept for the query)."""
-    for d in heapq.nlargest(2 * limit, acc, key=acc.__getitem__):
-        if d not in scored:
-            scored[d] = sum([f.get(d, 0.0) for f in found_of])
-    return heapq.nlargest(limit, scored.values())[-1]
-
-
-def _accumulate(ranked: list[dict[int, float]], left: list[float],
-                found_of: list[dict[int, float]], limit: int, scored: dict[int, float]
-                ) -> tuple[dict[int, float], float, int]:
-    """(partial scores over the essential terms, the floor, how many terms are essential)."""
-    acc: dict[int, float] = {}
-    floor = 0.0
-    for pos, found in enumerate(ranked):
-        if floor > 0:
-            if left[pos] < floor * (1 - PRUNE_MARGIN):
-                return acc, floor, pos
-            if len(found) > max(len(acc), REFRESH_MIN):  # adding the term costs more than
-                # raising the floor
-                floor = max(floor, _floor(acc, found_of, limit, scored))
-                if left[pos] < floor * (1 - PRUNE_MARGIN):
-                    return acc, floor, pos
-        get = acc.get
-        for d, v in found.items():
-            acc[d] = get(d, 0.0) + v
-        if not floor and len(acc) >= limit:
-            floor = _floor(acc, found_of, limit, scored)
-    return acc, floor, len(ranked)
-
-
-def _survivors(acc: dict[int, float], tail: list[tuple[dict[int, float], float]],
-               bound: float, cut: float) -> set[int]:
-    """The docs of ``acc`` whose score can still reach ``cut`` once the ``tail`` terms (each
-    with the best the terms after it can add) are added one by one."""
-    kept = set()
-    for d, partial in acc.items():
-        if partial + bound < cut:
-            continue
-        for found, after in tail:
-            v = found.get(d)
-            if v is not None:
-                partial += v
-            if partial + after < cut:
-                break
-        else:
-            kept.add(d)
-    return kept
-
-
-def _exact(order: list[dict[int, float]], candidates: set[int] | dict[int, float]
-           ) -> dict[int, float]:
-    """Each candidate's score, its contributions added in ``order``."""
-    exact: dict[int, float] = {}
-    size = len(candidates)
-    for found in order:
-        if len(found) < size:
-            pairs = [(d, v) for d, v in found.items() if d in candidates]
-        else:
-            pairs = [(d, found[d]) for d in candidates if d in found]
-        for d, v in pairs:
-            if d in exact:
-                exact[d] += v
-            else:
-                exact[d] = v
-    return exact
-
-
-def _peak(term: tuple[str, str], found: dict[int, float], memo: dict[Any, Any]) -> float:
-    """A term's largest contribution (memoised with it)."""
-    key = ("peak", term)
-    peak: float | None = memo.get(key)
-    if peak is None:
-        peak = memo[key] = max(found.values())
-    return peak
+def _top(total: Any, limit: int | None) -> dict[int, float]:
+    """The best ``limit`` docs (all, for None) scoring above 0 -> score, best first, ties in
+    doc order."""
+    np = _np()
+    docs = np.flatnonzero(total > 0)
+    if limit is not None and len(docs) > limit:
+        scored = total[docs]
+        kth = np.partition(scored, len(docs) - limit)[len(docs) - limit]
+        docs = docs[scored >= kth]  # the top, and whatever ties with its last
+    docs = docs[np.lexsort((docs, -total[docs]))][:limit]
+    return dict(zip(docs.tolist(), total[docs].tolist(), strict=True))
 
 
 def scores(index: Index, query: str, params: Params = DEFAULT_PARAMS) -> dict[int, float]:
     """doc -> BM25F score for every doc matching any query term."""
-    total = _totals(index, query_terms(index, query), params)
-    if isinstance(total, dict):
-        return total
-    return {d: v for d, v in enumerate(total) if v > 0}
+    return _positive(_total_vec(index, query_terms(index, query), params))
 
 
 def explain(index: Index, doc: int, terms: Iterable[tuple[str, str]],
@@ -1121,24 +987,13 @@ def _ranking(index: Index, query: str, params: Params, limit: int | None
     their stopword score scaled by :data:`STOPWORD_FILL` and kept below the last content hit,
     so a query whose words the catalog lacks still gets the seed's answer."""
     terms = query_terms(index, query)
-    if limit is None:
-        total = _totals(index, terms, params)
-        top = [d for d in (range(len(total)) if isinstance(total, list) else total)
-               if total[d] > 0]
-        top.sort(key=lambda d: -total[d])
-        if isinstance(total, dict):
-            top.sort(key=lambda d: (-total[d], d))
-        found = {d: total[d] for d in top}
-    else:
-        found = _best(index, terms, params, limit)
-        top = list(found)
+    found = _top(_total_vec(index, terms, params), limit)
+    top = list(found)
     content = len(top)
     stops: tuple[tuple[str, str], ...] = ()
     if limit is None or content < limit:
         stops = stopword_terms(index, query)
-        extra = _totals(index, stops, params) if stops else {}
-        if isinstance(extra, list):
-            extra = {d: v for d, v in enumerate(extra) if v > 0}
+        extra = _positive(_total_vec(index, stops, params)) if stops else {}
         rest = sorted((d for d in extra if d not in found), key=lambda d: (-extra[d], d))
         if limit is not None:
             rest = rest[:limit - content]
@@ -1204,14 +1059,16 @@ def _positions(index: Index, name: str) -> tuple[int, ...]:
     return by_name.get(name, ())
 
 
-def _above(total: list[float] | dict[int, float], doc: int, exclude: Iterable[int] = ()
-           ) -> int:
-    """How many docs rank above ``doc`` (higher score, or equal score and earlier)."""
-    items = enumerate(total) if isinstance(total, list) else total.items()
+def _above(total: Any, doc: int, exclude: Any = None) -> int:
+    """How many docs scoring above 0 rank above ``doc`` (higher score, or equal score and
+    earlier), leaving out those where ``exclude`` (a bool array) is set."""
+    np = _np()
     mine = total[doc]
-    skip = set(exclude)
-    return sum(1 for d, v in items
-               if v > 0 and (v > mine or (v == mine and d < doc)) and d not in skip)
+    above = (total > mine) | ((total == mine) & (np.arange(len(total)) < doc))
+    above &= total > 0
+    if exclude is not None:
+        above &= ~exclude
+    return int(np.count_nonzero(above))
 
 
 def rank_of(index: Index, query: str, name: str, params: Params = DEFAULT_PARAMS
@@ -1222,28 +1079,21 @@ def rank_of(index: Index, query: str, name: str, params: Params = DEFAULT_PARAMS
     if not docs or not index.n:
         return None
     terms = query_terms(index, query)
-    total = _totals(index, terms, params)
-    content = [d for d in docs if _score_in(total, d) > 0]
+    total = _total_vec(index, terms, params)
+    content = [d for d in docs if total[d] > 0]
     if content:
         return 1 + min(_above(total, d) for d in content)
-    positive = (sum(1 for v in total if v > 0) if isinstance(total, list)
-                else sum(1 for v in total.values() if v > 0))
+    in_content = total > 0
+    positive = int(in_content.sum())
     stops = stopword_terms(index, query)
-    extra = _totals(index, stops, params) if stops else {}
-    found = [d for d in docs if _score_in(extra, d) > 0]
+    extra = _total_vec(index, stops, params)
+    found = [d for d in docs if extra[d] > 0]
     if found:
-        in_content = ([d for d, v in enumerate(total) if v > 0] if isinstance(total, list)
-                      else [d for d, v in total.items() if v > 0])
         return positive + 1 + min(_above(extra, d, in_content) for d in found)
-    if positive or stops and any(v > 0 for v in (extra if isinstance(extra, list)
-                                                 else extra.values())):
+    if positive or (extra > 0).any():
         return None
     hits = search(index, query, index.n, params)
     return next((i for i, h in enumerate(hits, 1) if h.name == name), None)
-
-
-def _score_in(total: list[float] | dict[int, float], doc: int) -> float:
-    return total[doc] if isinstance(total, list) else total.get(doc, 0.0)
 
 
 # --------------------------------------------------------------------------- the profile's retrieval

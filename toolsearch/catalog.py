@@ -39,6 +39,10 @@ def _stemmer() -> Any:
         import snowballstemmer
 
         stemmer = snowballstemmer.stemmer("english")
+        try:  # PyStemmer's own cache (10,000 words) only adds cost: :func:`stem` memoises,
+            stemmer.maxCacheSize = 0  # and bm25f's stem classes stem the vocabulary once
+        except AttributeError:  # pragma: no cover - a stemmer without that cache
+            pass
         _stem_local.stemmer = stemmer
     return stemmer
 
