@@ -38,8 +38,8 @@ The index (per-doc, per-field word counts, and per field each word's docs with i
 there) depends only on the catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
 per-term memos, so a parameter change never rebuilds it. The build works once per distinct
 text of a field (tools share parameter names and descriptions), tokenises prose in one C-level
-pass per field and pauses the cyclic garbage collector (no cycles are made). A stem class is found on first use by
-stemming the indexed words that share its prefix, and memoised. A term's contributions are
+pass per field and pauses the cyclic garbage collector (no cycles are made). The stem classes are found
+together when the first is asked for (the vocabulary stemmed in one call). A term's contributions are
 worked out on first use with numpy, a field's postings at a time (they hold the counts: no
 per-doc word counts are read), and memoised per parameters as two arrays (docs,
 contributions). A query's scores are one float64 array: each term's contributions added in
@@ -54,7 +54,6 @@ import functools
 import gc
 import math
 import re
-from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -547,24 +546,26 @@ def idf(n_docs: int, df: int) -> float:
 
 
 def stem_class(index: Index, word_stem: str) -> tuple[str, ...]:
-    """Indexed words whose Snowball stem is ``word_stem`` (memoised on the index).
+    """Indexed words whose Snowball stem is ``word_stem`` and that start with it (or, for a
+    stem ending in ``i``, with that prefix and ``y``: ``copi`` <- copy, copies), sorted."""
+    return _stem_classes(index).get(word_stem, ())
 
-    Candidates share the stem as a prefix (or, for a stem ending in ``i``, that prefix with
-    ``y``: ``copi`` <- copy, copies); they are stemmed in one call."""
-    key = ("class", word_stem)
-    found = index.memo.get(key)
+
+def _stem_classes(index: Index) -> dict[str, tuple[str, ...]]:
+    """Every :func:`stem_class` of the index, worked out when the first is asked for: the
+    whole vocabulary stemmed in one call (tens of ms once, where asking class by class costs
+    tens of microseconds for each new query word)."""
+    found: dict[str, tuple[str, ...]] | None = index.memo.get("stem classes")
     if found is None:
-        heads = {word_stem}
-        if word_stem.endswith("i"):
-            heads.add(word_stem[:-1] + "y")
-        vocab = index.vocab
-        candidates: list[str] = []
-        for head in heads:
-            i = bisect_left(vocab, head)
-            candidates.extend(vocab[i:bisect_left(vocab, head + "\U0010ffff", i)])
-        stems = _stemmer().stemWords(candidates) if candidates else []
-        members = [w for w, s in zip(candidates, stems, strict=True) if s == word_stem]
-        found = index.memo[key] = tuple(sorted(members))
+        groups: dict[str, list[str]] = {}
+        for w, s in zip(index.vocab, _stemmer().stemWords(index.vocab), strict=True):
+            if w.startswith(s) or (s.endswith("i") and w.startswith(s[:-1] + "y")):
+                group = groups.get(s)
+                if group is None:
+                    groups[s] = [w]
+                else:
+                    group.append(w)
+        found = index.memo["stem classes"] = {s: tuple(ws) for s, ws in groups.items()}
     return found
 
 
@@ -639,6 +640,13 @@ def _np() -> Any:
     return numpy
 
 
+@functools.cache
+def _empty() -> tuple[Any, Any]:
+    """(docs, contributions) of a term no doc holds."""
+    np = _np()
+    return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.float64)
+
+
 SMALL_TERM = 48
 """A term whose postings hold at most this many (doc, field) pairs is worked out in plain
 Python (numpy's per-call cost is more than the work); larger ones a field at a time in
@@ -670,7 +678,17 @@ def _x_and_df(index: Index, words: tuple[str, ...], params: Params, memo: dict[A
               ) -> tuple[Any, Any, int]:
     """(docs ascending where ``x > 0``, their ``x``, the number of docs holding one of the
     words). ``x = sum_f tf_f * norm_f`` (``tf_f`` the words' summed counts) is added field by
-    field in :data:`FIELDS` order, as the formula is written per doc."""
+    field in :data:`FIELDS` order, as the formula is written per doc. Memoised per params
+    and words, so an exact term and the stem class of that word alone share it."""
+    key = ("x", words)
+    found: tuple[Any, Any, int] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _x_and_df_now(index, words, params, memo)
+    return found
+
+
+def _x_and_df_now(index: Index, words: tuple[str, ...], params: Params, memo: dict[Any, Any]
+                  ) -> tuple[Any, Any, int]:
     np = _np()
     postings = [[p for w in words if (p := by_word.get(w))] for by_word in index.fields]
     if sum(len(p) for found in postings for p in found) <= 2 * SMALL_TERM:
@@ -683,15 +701,14 @@ def _x_and_df(index: Index, words: tuple[str, ...], params: Params, memo: dict[A
                                           strict=True)):
         if not found:
             continue
-        arrays = [np.array(pairs, dtype=np.intp).reshape(-1, 2) for pairs in found]
-        if len(arrays) == 1:
-            d, tf = arrays[0][:, 0], arrays[0][:, 1]
+        at = np.array(found[0] if len(found) == 1 else [v for pairs in found for v in pairs],
+                      dtype=np.intp).reshape(-1, 2)
+        if len(found) == 1:
+            d, tf = at[:, 0], at[:, 1]
         else:  # several words of a stem class here: their counts are summed first
-            tfs_all = np.zeros(n, dtype=np.intp)
-            for at in arrays:
-                tfs_all[at[:, 0]] += at[:, 1]
-            d = np.flatnonzero(tfs_all)
-            tf = tfs_all[d]
+            summed = np.bincount(at[:, 0], weights=at[:, 1], minlength=n)
+            d = np.flatnonzero(summed)
+            tf = summed[d]
         x[d] += tf * norm[d]
         if f < SUMMARY:  # the summary's words are the description's
             mask[d] = True
@@ -713,20 +730,20 @@ def _vec(index: Index, term: tuple[str, str], params: Params,
     found: tuple[Any, Any] | None = memo.get(key)
     if found is not None:
         return found
-    np = _np()
     words = term_words(index, term)
     weight = term_weight(term, params)
-    docs = np.zeros(0, dtype=np.intp)
-    values = np.zeros(0, dtype=np.float64)
-    if words and weight:
-        docs, x, df = _x_and_df(index, words, params, memo)
-        k1 = params.k1
-        values = weight * idf(index.n, df) * (k1 + 1) * x / (k1 + x)
-        if len(docs) and " " in term[0]:  # a synonym: not where its source word is found
-            mask = _synonym_mask(index, term)
-            if mask:
-                keep = ~np.isin(docs, np.fromiter(mask, dtype=np.intp, count=len(mask)))
-                docs, values = docs[keep], values[keep]
+    if not words or not weight:
+        found = memo[key] = _empty()
+        return found
+    docs, x, df = _x_and_df(index, words, params, memo)
+    k1 = params.k1
+    values = weight * idf(index.n, df) * (k1 + 1) * x / (k1 + x)
+    if len(docs) and " " in term[0]:  # a synonym: not where its source word is found
+        mask = _synonym_mask(index, term)
+        if mask:
+            np = _np()
+            keep = ~np.isin(docs, np.fromiter(mask, dtype=np.intp, count=len(mask)))
+            docs, values = docs[keep], values[keep]
     found = memo[key] = (docs, values)
     return found
 
