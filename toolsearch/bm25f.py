@@ -644,7 +644,9 @@ def _np() -> Any:
 def _empty() -> tuple[Any, Any]:
     """(docs, contributions) of a term no doc holds."""
     np = _np()
-    return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.float64)
+    docs, values = np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.float64)
+    docs.flags.writeable = values.flags.writeable = False
+    return docs, values
 
 
 SMALL_TERM = 48
@@ -744,6 +746,7 @@ def _vec(index: Index, term: tuple[str, str], params: Params,
             np = _np()
             keep = ~np.isin(docs, np.fromiter(mask, dtype=np.intp, count=len(mask)))
             docs, values = docs[keep], values[keep]
+    docs.flags.writeable = values.flags.writeable = False  # memoised: shared by every query
     found = memo[key] = (docs, values)
     return found
 
