@@ -1,0 +1,91 @@
+"""When a screen draws its next frame (measured with ``toolsearch bench tui``).
+
+Textual draws a screen's frames from one timer per screen, on a fixed grid of 1/60 s, and a
+frame that ran past its slot makes that timer skip to the slot *after* the next one: when a
+frame took 20-30 ms (a tab switch at 4,900 tools), the follow-up frame (the tab underline
+moved after the refresh, scrollbars sized by the layout, the shown table's focus style) waited
+another 33-50 ms although nothing else was running. A key's answer was only complete after it.
+
+:class:`FramePacer` keeps Textual's rule, at most one frame per interval, but counts the
+interval from the start of the previous frame: the next frame is drawn as soon as the screen
+asks for one and an interval has passed. Screens get it from :class:`PacedFrames` (the
+app's default screen is a :class:`PacedScreen`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from textual._time import get_time, sleep
+from textual.constants import MAX_FPS
+from textual.screen import Screen
+from textual.timer import EventTargetGone, Timer
+
+FRAME_S = 1 / MAX_FPS
+"""The shortest time between the starts of two frames (Textual's own: ``TEXTUAL_FPS``)."""
+
+SETTLE_TURNS = 8
+"""At most this many turns of the event loop are left to the messages in flight before a
+frame is drawn."""
+
+if TYPE_CHECKING:
+    _Base = Screen[object]
+else:
+    _Base = object
+
+
+async def settle() -> None:
+    """Let the messages already in flight be handled (a key's Highlighted reaching the pane
+    that shows the row's detail, the shown table's Focus…) so their refreshes land in the
+    coming frame, not in a second one: yield until nothing else is ready to run, at most
+    :data:`SETTLE_TURNS` times."""
+    ready = getattr(asyncio.get_running_loop(), "_ready", None)  # CPython's ready callbacks
+    for _ in range(SETTLE_TURNS):
+        if ready is not None and not ready:
+            return
+        await asyncio.sleep(0)
+
+
+class FramePacer(Timer):
+    """A screen's frame timer: a tick once the timer is resumed (the screen has something to
+    draw) and at least one interval after the previous tick began."""
+
+    async def _run(self) -> None:
+        last = float("-inf")
+        count = 0
+        while True:
+            await self._active.wait()
+            await settle()
+            wait = last + self._interval - get_time()
+            if wait > 0:
+                await sleep(wait)
+                await self._active.wait()
+            last = get_time()
+            count += 1
+            try:
+                await self._tick(next_timer=last, count=count)
+            except EventTargetGone:
+                break
+
+
+class PacedFrames(_Base):
+    """Mixin for a screen (before ``Screen`` in the bases): frames paced by a
+    :class:`FramePacer` instead of Textual's skipping grid."""
+
+    _pacer: FramePacer | None = None
+
+    @property
+    def _update_timer(self) -> Timer:
+        pacer = self._pacer
+        if pacer is None:
+            pacer = FramePacer(self, FRAME_S, name="screen_update",
+                               callback=self._on_timer_update, pause=True)
+            pacer._start()
+            self._timers.add(pacer)
+            self._pacer = pacer
+        return pacer
+
+
+class PacedScreen(PacedFrames, Screen[object]):
+    """The app's default screen."""
