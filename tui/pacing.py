@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING
 
 from textual._time import get_time, sleep
 from textual.constants import MAX_FPS
-from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.screen import Screen
-from textual.scroll_view import ScrollView
 from textual.timer import EventTargetGone, Timer
 from textual.widget import Widget
+from textual.widgets import TabbedContent
+from textual.widgets._tabbed_content import ContentTabs
+from textual.widgets._tabs import Underline
 
 FRAME_S = 1 / MAX_FPS
 """The shortest time between the starts of two frames (Textual's own: ``TEXTUAL_FPS``)."""
@@ -35,9 +36,8 @@ frame is drawn."""
 
 if TYPE_CHECKING:
     _Base = Screen[object]
-    _ScrollBase = ScrollView
 else:
-    _Base = _ScrollBase = object
+    _Base = object
 
 
 async def settle() -> None:
@@ -92,32 +92,6 @@ class PacedFrames(_Base):
         return pacer
 
 
-class SteadyScrollbars(_ScrollBase):
-    """Mixin for a scroll view (before ``ScrollView`` in the bases): its scrollbars are set
-    and repainted only when what they show can have changed.
-
-    Each layout that includes a ``ScrollView`` (every time its tab is shown) compares the
-    compositor's virtual size (the view's own size: it has no children) with the view's (its
-    content), which always differ, so it re-set both scrollbars to the same values and
-    repainted them, in a frame of their own after the layout's. The skipped call would set the
-    same values: the content size, the view's sizes and the styles that place the bars are
-    those of the last call that ran.
-    """
-
-    _scroll_state: tuple[object, ...] | None = None
-
-    def _scroll_update(self, virtual_size: Size) -> None:
-        styles = self.styles
-        state = (virtual_size, self.virtual_size, self.size, self.container_size,
-                 styles.overflow_x, styles.overflow_y, styles.scrollbar_size_vertical,
-                 styles.scrollbar_size_horizontal, styles.scrollbar_gutter,
-                 self.scroll_x, self.scroll_y)
-        if state == self._scroll_state:
-            return
-        super()._scroll_update(virtual_size)
-        self._scroll_state = state
-
-
 class PacedScreen(PacedFrames, Screen[object]):
     """The app's default screen. Moving the cursor does not repaint the whole screen: Textual's
     ``Screen.focused`` repaints it on every change (5-8 ms at 120x40, as a frame of its own
@@ -125,3 +99,20 @@ class PacedScreen(PacedFrames, Screen[object]):
     lose it, and they repaint themselves (their styles change)."""
 
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
+
+def underline_now(tabs: TabbedContent) -> None:
+    """Put the tab bar's underline under the active tab at once, when it does not slide
+    (``TEXTUAL_ANIMATIONS=none``): Textual moves it after the next refresh, which takes a
+    frame of its own after the one that shows the new pane. The tabs' labels never change, so
+    the active tab's place is already known; Textual's own move then finds it done."""
+    if tabs.app.animation_level != "none":
+        return
+    bar = tabs.get_child_by_type(ContentTabs)
+    active = bar.query("#tabs-list > Tab.-active")
+    if not active:
+        return
+    start, end = active.first().virtual_region.shrink(active.first().styles.gutter).column_span
+    underline = bar.query_one(Underline)
+    underline.highlight_start = start
+    underline.highlight_end = end
