@@ -76,8 +76,13 @@ class FramePacer(Timer):
 
 class PacedFrames(_Base):
     """Mixin for a screen (before ``Screen`` in the bases): frames paced by a
-    :class:`FramePacer` instead of Textual's skipping grid."""
+    :class:`FramePacer` instead of Textual's skipping grid, and moving the cursor does not
+    repaint the whole screen: Textual's ``Screen.focused`` repaints it on every change (5-8 ms
+    at 120x40, as a frame of its own after a tab switch's layout), though what shows focus
+    belongs to the widgets that gain or lose it, and they repaint themselves (their styles
+    change)."""
 
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     _pacer: FramePacer | None = None
 
     @property
@@ -93,12 +98,7 @@ class PacedFrames(_Base):
 
 
 class PacedScreen(PacedFrames, Screen[object]):
-    """The app's default screen. Moving the cursor does not repaint the whole screen: Textual's
-    ``Screen.focused`` repaints it on every change (5-8 ms at 120x40, as a frame of its own
-    after a tab switch's layout), though what shows focus belongs to the widgets that gain or
-    lose it, and they repaint themselves (their styles change)."""
-
-    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    """The app's default screen."""
 
 
 def underline_now(tabs: TabbedContent) -> None:
