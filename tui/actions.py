@@ -28,6 +28,7 @@ from .activity import clip
 from .demo import demo_note, plan_demo
 from .key_order import KeysSettled
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
+from .pacing import underline_now
 from .recall_view import RecallStep, RecallView, reach_run, recall_run
 from .screens.activity_detail import ActivityDetailScreen, entry_json
 from .screens.call import CallScreen
@@ -187,6 +188,7 @@ class AppActions(_Base):
         old = tabs.active_pane
         focused = self.focused
         tabs.active = f"tab-{key}"  # the new pane is shown at once (its content switcher)
+        underline_now(tabs)
         for pane in tabs.active_pane.children if tabs.active_pane is not None else ():
             if isinstance(pane, CatchUpWhenShown):
                 pane.catch_up_now()  # before the first frame, not on its Show event after it

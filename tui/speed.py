@@ -10,6 +10,8 @@
   :class:`IdleCollector` runs them while the app is idle instead (no key or mouse event and
   no new session state for :data:`IDLE_S`), and lets CPython run one by itself only after
   ten times its usual interval (memory stays bounded while the operator keeps typing).
+* The default screen draws a key's follow-up frame as soon as an interval has passed since
+  the last one, not two grid slots later (:mod:`tui.pacing`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App
+from textual.screen import Screen
 from textual.theme import Theme
+
+from .pacing import PacedScreen
 
 IDLE_S = 1.0
 """Seconds without a key or mouse event or a new session state before a due full collection
@@ -92,10 +97,13 @@ class IdleCollector:
 
 
 class AppSpeedups(ThemeLookup):
-    """Mixin for the app (before ``App`` in the bases): the theme look-up remembered and full
-    garbage collections moved to idle moments."""
+    """Mixin for the app (before ``App`` in the bases): the theme look-up remembered, full
+    garbage collections moved to idle moments, and frames paced without skipping a slot."""
 
     _collector: IdleCollector | None = None
+
+    def get_default_screen(self) -> Screen[object]:
+        return PacedScreen(id="_default")
 
     def _on_mount(self, event: events.Mount) -> None:  # Textual also runs the app's on_mount
         self._collector = IdleCollector()

@@ -9,6 +9,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..pacing import PacedFrames
+
 
 def key_map_text(sections: list[tuple[str, list[tuple[str, str]]]]) -> Content:
     parts: list[Content | str | tuple[str, str]] = []
@@ -23,7 +25,7 @@ def key_map_text(sections: list[tuple[str, list[tuple[str, str]]]]) -> Content:
     return Content.assemble(*parts)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(PacedFrames, ModalScreen[None]):
     AUTO_FOCUS = "#help-box"  # focused as the screen opens: keys typed at once land there
     DEFAULT_CSS = """
     HelpScreen { align: center middle; background: $background; }

@@ -131,6 +131,13 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
         else:
             index = 0
         self.virtual_size = Size(self._width, len(rows) + 1)
+        if not self.container_size:  # never laid out (a hidden tab): bars it surely shows are
+            # in place for the first layout, not a second layout to make room for them
+            app = self.app.size
+            if len(rows) + 1 > app.height:
+                self.set_reactive(BigTable.show_vertical_scrollbar, True)
+            if self._width > app.width:
+                self.set_reactive(BigTable.show_horizontal_scrollbar, True)
         self.set_reactive(BigTable.cursor_row, index)
         self._scroll_to_cursor()
         self.refresh()

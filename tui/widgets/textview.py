@@ -12,6 +12,7 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from toolsearch.textsafe import shown
 
@@ -75,7 +76,12 @@ class TextView(ScrollView, can_focus=True):
         self._rewrap()
 
     def _rewrap(self) -> None:
-        width = self.scrollable_content_region.width or self.width_hint or self.size.width or 80
+        if not self.container_size and self.text.count("\n") > self.app.size.height:
+            # never laid out (a hidden tab) and taller than any view: the first layout
+            # finds its scrollbar already there, not a second layout to make room for it
+            self.set_reactive(TextView.show_vertical_scrollbar, True)
+        width = (self.scrollable_content_region.width or self.width_hint or self._width_guess()
+                 or self.size.width or 80)
         key = (id(self.text), width)
         if key == self._wrapped_for:
             return
@@ -84,6 +90,21 @@ class TextView(ScrollView, can_focus=True):
         longest = max((len(s) for s in self._lines), default=0)
         self.virtual_size = Size(min(longest, width), len(self._lines))
         self.refresh()
+
+    def _width_guess(self) -> int:
+        """The width to wrap at before the first layout: the nearest laid-out ancestor's
+        content width less the borders and padding in between and the scrollbar (the width
+        the first layout gives; a wrong guess only costs a rewrap then)."""
+        styles = self.styles
+        chrome = styles.gutter.width + (styles.scrollbar_size_vertical
+                                        if self.show_vertical_scrollbar else 0)
+        for node in self.ancestors:
+            if not isinstance(node, Widget):
+                break
+            if node.content_region.width:
+                return max(0, node.content_region.width - chrome)
+            chrome += node.styles.gutter.width
+        return 0
 
     def render_line(self, y: int) -> Strip:
         index = self.scroll_offset.y + y
