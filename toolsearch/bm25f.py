@@ -650,9 +650,9 @@ def _empty() -> tuple[Any, Any]:
 
 
 SMALL_TERM = 48
-"""A term whose postings hold at most this many (doc, field) pairs is worked out in plain
-Python (numpy's per-call cost is more than the work); larger ones a field at a time in
-numpy."""
+"""A term whose postings (over its words and fields) hold at most this many (doc, tf) pairs
+is worked out in plain Python (numpy's per-call cost is more than the work); larger ones a
+field at a time in numpy."""
 
 
 def _small_x(postings: list[list[list[int]]], norms: tuple[list[float], ...]
