@@ -42,7 +42,8 @@ pass per field and pauses the cyclic garbage collector (no cycles are made). The
 together when the first is asked for (the vocabulary stemmed in one call). A term's contributions are
 worked out on first use with numpy, a field's postings at a time (they hold the counts: no
 per-doc word counts are read), and memoised per parameters as two arrays (docs,
-contributions). A query's scores are one float64 array: each term's contributions added in
+contributions); a query with several new terms works them all out in one pass of numpy calls
+(:func:`_batch_x`, :func:`_batch_values`), not one pass per term. A query's scores are one float64 array: each term's contributions added in
 turn, common terms first, so each doc's score is the float the formula written out per doc
 gives (``tests/engine/test_bm25f_oracle.py`` checks it against that plain-Python
 implementation); the top hits are a partition of it, ties in catalog order.
@@ -718,6 +719,105 @@ def _x_and_df_now(index: Index, words: tuple[str, ...], params: Params, memo: di
     return docs, x[docs], int(np.count_nonzero(mask))
 
 
+BATCH_MIN = 4
+"""A query with at least this many word groups not yet worked out derives them together
+(:func:`_batch_x`): one pass of numpy calls for all of them, where one group at a time costs
+a pass each."""
+
+
+def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
+             memo: dict[Any, Any]) -> None:
+    """Memoise :func:`_x_and_df` of each word group, all groups in one vectorised pass.
+
+    Every group's postings go into one array, each pair keyed (group, doc, field) and sorted
+    by that key: a stem class's counts in a field are summed first (integers, as
+    :func:`_x_and_df_now` does), then ``x`` per (group, doc) is a ``bincount`` of the weighted
+    parts, which adds them in input order, so in :data:`FIELDS` order from 0: the same floats
+    as adding them field by field."""
+    np = _np()
+    n = index.n
+    flat: list[int] = []
+    sizes: list[int] = []
+    chunk_keys: list[int] = []  # group * 6 + field, per chunk of pairs
+    for f, by_word in enumerate(index.fields):
+        for g, words in enumerate(groups):
+            for w in words:
+                pairs = by_word.get(w)
+                if pairs:
+                    flat += pairs
+                    sizes.append(len(pairs) >> 1)
+                    chunk_keys.append(g * 6 + f)
+    if not flat:
+        for words in groups:
+            memo[("x", words)] = (*_empty(), 0)
+        return
+    at = np.fromiter(flat, dtype=np.intp, count=len(flat)).reshape(-1, 2)
+    key = np.repeat(np.array(chunk_keys, dtype=np.intp), sizes)  # group * 6 + field
+    group_of = key // 6
+    # one sort by (group, doc, field): a stem class's counts in a field are summed first
+    cell, inverse = np.unique((group_of * n + at[:, 0]) * 6 + (key - group_of * 6),
+                              return_inverse=True)
+    tf = np.bincount(inverse, weights=at[:, 1])
+    slot, field_of = np.divmod(cell, 6)  # slot: group * n + doc, ascending
+    starts = np.empty(len(slot), dtype=bool)
+    starts[0] = True
+    np.not_equal(slot[1:], slot[:-1], out=starts[1:])
+    row = np.cumsum(starts) - 1
+    slot = slot[starts]
+    norms = memo.get("np_norm_rows")
+    if norms is None:
+        norms = memo["np_norm_rows"] = np.stack(_np_norms(index, params, memo))
+    # each (group, doc)'s field parts added in field order, from 0
+    x = np.bincount(row, weights=tf * norms[field_of, cell // 6 % n])
+    owner = slot // n
+    held = np.bincount(row[field_of < SUMMARY], minlength=len(slot)) > 0  # the summary's
+    df = np.bincount(owner[held], minlength=len(groups)).tolist()  # words are the description's
+    positive = x > 0
+    owner = owner[positive]
+    docs = slot[positive] - owner * n
+    values = x[positive]
+    docs.flags.writeable = values.flags.writeable = False
+    bounds = np.searchsorted(owner, np.arange(len(groups) + 1)).tolist()
+    for g, words in enumerate(groups):
+        lo, hi = bounds[g], bounds[g + 1]
+        memo[("x", words)] = (docs[lo:hi], values[lo:hi], int(df[g]))
+
+
+def _prepare(index: Index, terms: Sequence[tuple[str, str]], params: Params,
+             memo: dict[Any, Any]) -> None:
+    """Work out together ``terms`` (not yet memoised) and their word groups not yet
+    memoised, when there are at least :data:`BATCH_MIN` of them."""
+    worded = [(term, words) for term in terms
+              if (words := term_words(index, term)) and term_weight(term, params)]
+    todo = [words for words in dict.fromkeys(words for _term, words in worded)
+            if ("x", words) not in memo]
+    if len(todo) >= BATCH_MIN:
+        _batch_x(index, todo, params, memo)
+    plain = [(term, words) for term, words in worded if " " not in term[0]]  # no synonym
+    if len(plain) >= BATCH_MIN:
+        _batch_values(index, plain, params, memo)
+
+
+def _batch_values(index: Index, terms: Sequence[tuple[tuple[str, str], tuple[str, ...]]],
+                  params: Params, memo: dict[Any, Any]) -> None:
+    """Memoise :func:`_vec` of each (term, its words) (no synonym), their contributions worked
+    out in one array: per element the same float operations as :func:`_vec` does a term at a
+    time."""
+    np = _np()
+    k1 = params.k1
+    parts = [_x_and_df(index, words, params, memo) for _term, words in terms]
+    scale = [term_weight(term, params) * idf(index.n, df) * (k1 + 1)
+             for (term, _w), (_d, _x, df) in zip(terms, parts, strict=True)]
+    sizes = [len(x) for _d, x, _df in parts]
+    x = np.concatenate([x for _d, x, _df in parts])
+    values = np.repeat(np.array(scale, dtype=np.float64), sizes) * x / (k1 + x)
+    values.flags.writeable = False
+    at = 0
+    for (term, _w), (docs, _x, _df), size in zip(terms, parts, sizes, strict=True):
+        memo[("vec", term)] = (docs, values[at:at + size])
+        at += size
+
+
 def _vec(index: Index, term: tuple[str, str], params: Params,
          memo: dict[Any, Any] | None = None) -> tuple[Any, Any]:
     """(docs ascending, contributions): this term's score contribution in each doc where it
@@ -921,10 +1021,15 @@ def _total_vec(index: Index, terms: Iterable[tuple[str, str]], params: Params) -
     query order."""
     np = _np()
     memo = index.memo_for(params)
+    keys = [("vec", term) for term in terms]
+    vecs = list(map(memo.get, keys))
+    new = [key[1] for key, vec in zip(keys, vecs, strict=True) if vec is None]
+    if len(new) >= BATCH_MIN:
+        _prepare(index, new, params, memo)
     common: list[tuple[Any, Any]] = []
     rare: list[tuple[Any, Any]] = []
-    for term in terms:
-        docs, values = _vec(index, term, params, memo)
+    for (_vec_key, term), vec in zip(keys, vecs, strict=True):
+        docs, values = vec if vec is not None else _vec(index, term, params, memo)
         if len(docs):
             (common if len(docs) * DENSE_SHARE >= index.n else rare).append((docs, values))
     total = np.zeros(index.n, dtype=np.float64)

@@ -239,6 +239,37 @@ def test_parameters_change_memos_never_the_index(worked_defs, worked_registry):
 # --------------------------------------------------------------------------- real sets
 
 
+def test_terms_worked_out_together_equal_terms_worked_out_one_at_a_time():
+    """A query's new terms are derived in one batch (``_batch_x``, ``_batch_values``) or, below
+    ``BATCH_MIN`` of them, one by one: both give the same docs, floats and document
+    frequencies, for exact terms, stem classes of several words and synonyms."""
+    path = SHARED / "catalogs" / "real" / "azure-mcp.json"
+    qfile = SHARED / "recall" / "livemcpbench.jsonl"
+    if not (path.exists() and qfile.exists()):
+        pytest.skip("shared catalog / prompts not present")
+    from toolsearch.sources.catalog_file import load_real_dump
+
+    entries = recall.search_catalog_for(load_real_dump(path), "seed").entries
+    together, alone = bm25f.build_index(entries), bm25f.build_index(entries)
+    queries = [q.text for q in recall.load_queries(qfile)][:40]
+    params = bm25f.DEFAULT_PARAMS
+    batched = 0
+    for query in queries:
+        terms = bm25f.query_terms(together, query)
+        memo = together.memo_for(params)
+        new = [t for t in terms if ("vec", t) not in memo]
+        batched += len(new) >= bm25f.BATCH_MIN
+        a = bm25f.scores(together, query)
+        for term in terms:  # one at a time, each derived on its own
+            db, vb = bm25f._vec(alone, term, params)
+            da, va = bm25f._vec(together, term, params)
+            assert da.tolist() == db.tolist() and va.tolist() == vb.tolist(), term
+        assert a == bm25f.scores(alone, query)
+    several = [t for t in together.memo_for(params) if isinstance(t, tuple) and t[0] == "x"
+               and len(t[1]) > 1]
+    assert batched >= 10 and several  # the batch ran, stem classes of several words included
+
+
 def test_beats_seed_on_the_shared_azure_prompts_over_their_catalog():
     path = SHARED / "catalogs" / "real" / "azure-mcp.json"
     qfile = SHARED / "recall" / "azure-mcp.jsonl"
