@@ -99,6 +99,7 @@ class Registry:
         Entries are read as :meth:`toolset_of` reads them, so a malformed (even unhashable)
         toolset value counts as no entry instead of raising."""
         values = self.toolsets.values()
+        entries: frozenset[tuple[str, str | None]]
         if set(map(type, values)) <= {str} and "" not in set(values):  # all valid: C speed
             entries = frozenset(self.toolsets.items())
         else:
