@@ -14,8 +14,17 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
+from .caches import register_cache
 from .profile import Profile, ProfileLike, as_profile
-from .tooldefs import ContentCache, content_key, def_pass, remember_json
+from .tooldefs import (
+    MAX_CHUNKED,
+    ContentCache,
+    chunks_of,
+    content_key,
+    def_pass,
+    register_chunks,
+    remember_json,
+)
 
 BRIDGE_TOOL_NAMES: frozenset[str] = frozenset({"tool_search", "tool_describe", "tool_call"})
 
@@ -89,7 +98,12 @@ class Registry:
 
         Entries are read as :meth:`toolset_of` reads them, so a malformed (even unhashable)
         toolset value counts as no entry instead of raising."""
-        entries = frozenset((name, self.toolset_of(name)) for name in self.toolsets)
+        values = self.toolsets.values()
+        entries: frozenset[tuple[str, str | None]]
+        if set(map(type, values)) <= {str} and "" not in set(values):  # all valid: C speed
+            entries = frozenset(self.toolsets.items())
+        else:
+            entries = frozenset((name, self.toolset_of(name)) for name in self.toolsets)
         return (entries, self.core, self.extra_core)
 
     def toolset_of(self, name: str) -> str | None:
@@ -321,10 +335,67 @@ def _classify(
     defs: Sequence[Mapping[str, Any]], reg: Registry, defer: frozenset[str] | None,
     profile: Profile,
 ) -> Classification:
+    chunks = chunks_of(defs)
+    if chunks is None:
+        return _classify_flat(defs, reg, defer, profile)
+    # A name's rule depends on the profile, the core set, the defer list and the name's own
+    # registry entry: a chunk whose names have the same entries gets the same decisions.
+    rule_of = _rules(reg, defer, profile)
+    context = (profile.name, profile.direct_surface_toolsets, reg.core_for(profile),
+               defer if profile.has_defer_list else None)
+    entries = reg.toolsets
+    visible: list[Any] = []
+    deferred: list[Any] = []
+    dropped: list[Any] = []
+    rules: list[tuple[str, Status, Rule, str | None]] = []
+    shares: list[tuple[Any, ...]] = []
+    for chunk in chunks:
+        names = chunk_names(chunk)
+        key = (id(chunk), context, tuple(map(entries.get, names)))
+        hit = _chunk_splits.get(key)
+        if hit is None or hit[0] is not chunk:
+            split = _classify_flat(chunk, reg, defer, profile, rule_of)
+            hit = (chunk, split.visible, split.deferrable, split.dropped, split.rules)
+            if len(_chunk_splits) >= 4 * MAX_CHUNKED:
+                _chunk_splits.clear()
+            _chunk_splits[key] = hit
+        visible += hit[1]
+        deferred += hit[2]
+        dropped += hit[3]
+        rules += hit[4]
+        if hit[2]:
+            shares.append(hit[2])
+    deferrable = tuple(deferred)
+    register_chunks(deferrable, tuple(shares))
+    return Classification(tuple(visible), deferrable, tuple(dropped), tuple(rules), tuple(defs))
+
+
+_chunk_splits: dict[tuple[Any, ...], tuple[Any, ...]] = register_cache("classify.chunk_splits",
+                                                                       {})
+_chunk_names: dict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = register_cache(
+    "classify.chunk_names", {})
+
+
+def chunk_names(chunk: tuple[Any, ...]) -> tuple[str, ...]:
+    """:func:`def_name` of each def of a chunk (see :func:`register_chunks`), remembered."""
+    hit = _chunk_names.get(id(chunk))
+    if hit is None or hit[0] is not chunk:
+        if len(_chunk_names) >= 4 * MAX_CHUNKED:
+            _chunk_names.clear()
+        hit = _chunk_names[id(chunk)] = (chunk, tuple(map(def_name, chunk)))
+    return hit[1]
+
+
+def _classify_flat(
+    defs: Sequence[Mapping[str, Any]], reg: Registry, defer: frozenset[str] | None,
+    profile: Profile,
+    rule_of: Callable[[str], tuple[Status, Rule, str | None]] | None = None,
+) -> Classification:
     buckets: dict[Status, list[Any]] = {Status.VISIBLE: [], Status.DEFERRED: [],
                                         Status.DROPPED: []}
     rules: list[tuple[str, Status, Rule, str | None]] = []
-    rule_of = _rules(reg, defer, profile)
+    if rule_of is None:
+        rule_of = _rules(reg, defer, profile)
     add_rule = rules.append
     for tool_def in defs:
         name = def_name(tool_def)

@@ -15,11 +15,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .caches import register_cache_fn
-from .classify import RegistryLike, as_registry, def_name
+from .caches import register_cache, register_cache_fn
+from .classify import RegistryLike, as_registry, chunk_names, def_name
 from .profile import Profile, ProfileLike, as_profile
 from .tokens import CHARS_PER_TOKEN, estimate_text_tokens
-from .tooldefs import ContentCache, content_key, def_description, def_pass
+from .tooldefs import (
+    MAX_CHUNKED,
+    ContentCache,
+    chunks_of,
+    content_key,
+    def_description,
+    def_pass,
+)
 
 LISTING_HEADER = (
     "Deferred tool catalog (call schemas via `tool_describe`, invoke via `tool_call`):"
@@ -274,6 +281,36 @@ def group_defs(
 def _group(
     defs: Sequence[Mapping[str, Any]], reg: Any, profile: Profile
 ) -> tuple[ListingGroup, ...]:
+    chunks = chunks_of(defs)
+    if chunks is None:
+        grouped = _members(defs, reg)
+    else:  # a chunk whose names have the same registry entries has the same members
+        grouped = {}
+        entries = reg.toolsets
+        for chunk in chunks:
+            key = (id(chunk), tuple(map(entries.get, chunk_names(chunk))))
+            hit = _chunk_members.get(key)
+            if hit is None or hit[0] is not chunk:
+                if len(_chunk_members) >= 4 * MAX_CHUNKED:
+                    _chunk_members.clear()
+                hit = _chunk_members[key] = (chunk, tuple(_members(chunk, reg).items()))
+            for label, members in hit[1]:
+                found = grouped.get(label)
+                if found is None:
+                    grouped[label] = list(members)
+                else:
+                    found += members
+    shorten = profile.short_description
+    return tuple(ListingGroup(label, pending=grouped[label], shorten=shorten)
+                 for label in sorted(grouped))
+
+
+_chunk_members: dict[tuple[Any, ...], tuple[Any, ...]] = register_cache("listing.chunk_members",
+                                                                        {})
+
+
+def _members(defs: Sequence[Mapping[str, Any]], reg: Any) -> dict[str, list[tuple[str, str]]]:
+    """label -> [(name, description), ...] of the named defs, in input order."""
     grouped: dict[str, list[tuple[str, str]]] = {}
     labels: dict[str | None, list[tuple[str, str]]] = {}
     toolset_of = reg.toolset_of
@@ -287,9 +324,7 @@ def _group(
             label = "other" if toolset is None else source_label(toolset)
             members = labels[toolset] = grouped.setdefault(label, [])
         members.append((name, def_description(tool_def)))
-    shorten = profile.short_description
-    return tuple(ListingGroup(label, pending=grouped[label], shorten=shorten)
-                 for label in sorted(grouped))
+    return grouped
 
 
 def source_label(toolset: str) -> str:

@@ -331,16 +331,62 @@ def _defs_json(defs: Sequence[Any]) -> tuple[str, ...]:
             hit = _json_memo.get(id(defs))
         if hit is not None and hit[0] is defs:
             return hit[1]
-    if current is None:
+    chunks = chunks_of(defs) if immutable else None
+    if chunks is not None:  # each chunk's JSON is remembered on the chunk
+        jsons = tuple(j for chunk in chunks for j in _chunk_json(chunk))
+    elif current is None:
         jsons = tuple(map(compact, defs))
     else:
         jsons = _pass_json(defs, current)
+    if current is not None:
         current.seqs[id(defs)] = (defs, jsons)
     if immutable and all(type(d) is FrozenDict for d in defs):
         with _json_lock:
             _json_memo[id(defs)] = (defs, jsons)  # type: ignore[assignment]
             while len(_json_memo) > 64:
                 _json_memo.popitem(last=False)
+    return jsons
+
+
+# ------------------------------------------------------------------ chunks
+
+_chunks: dict[int, tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]]] = register_cache(
+    "tooldefs.chunks", {})
+_chunk_lock = threading.Lock()
+MAX_CHUNKED = 256
+
+
+def register_chunks(defs: tuple[Any, ...], chunks: tuple[tuple[Any, ...], ...]) -> None:
+    """Say that ``defs`` is the concatenation of ``chunks``: tuples of frozen defs that live on
+    (one toolset's defs, or a classification's share of them). Classification, grouping and
+    content keys then reuse each chunk's work when another chunk comes or goes (attaching or
+    detaching a server). Knowing the chunks only saves work: every result is the same."""
+    with _chunk_lock:
+        if len(_chunks) >= MAX_CHUNKED:
+            _chunks.clear()
+        _chunks[id(defs)] = (defs, chunks)
+
+
+def chunks_of(defs: Sequence[Any]) -> tuple[tuple[Any, ...], ...] | None:
+    """The chunks registered for this very ``defs`` object, or None."""
+    hit = _chunks.get(id(defs))
+    return hit[1] if hit is not None and hit[0] is defs else None
+
+
+_chunk_json_memo: dict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = register_cache(
+    "tooldefs.chunk_json", {})
+
+
+def _chunk_json(chunk: tuple[Any, ...]) -> tuple[str, ...]:
+    hit = _chunk_json_memo.get(id(chunk))
+    if hit is not None and hit[0] is chunk:
+        return hit[1]
+    jsons = tuple(map(compact, chunk))
+    if all(type(d) is FrozenDict for d in chunk):
+        with _chunk_lock:
+            if len(_chunk_json_memo) >= 4 * MAX_CHUNKED:
+                _chunk_json_memo.clear()
+            _chunk_json_memo[id(chunk)] = (chunk, jsons)
     return jsons
 
 

@@ -16,7 +16,15 @@ from typing import Any
 
 from .classify import Registry, def_name
 from .tokens import estimate_tokens_from_schemas
-from .tooldefs import EMPTY_SCHEMA, FrozenDict, freeze, make_def, mcp_tool_name, mcp_toolset
+from .tooldefs import (
+    EMPTY_SCHEMA,
+    FrozenDict,
+    freeze,
+    make_def,
+    mcp_tool_name,
+    mcp_toolset,
+    register_chunks,
+)
 
 KINDS: tuple[str, ...] = ("core", "mcp", "plugin", "direct", "unregistered")
 
@@ -129,10 +137,10 @@ class Workspace:
         if found is None:
             if len(memo) > 32:
                 memo.clear()
-            found = memo[key] = tuple(
-                d for ts in self.attached(key[0]) if key[1] is None or ts.name in key[1]
-                for d in ts.defs
-            )
+            chunks = tuple(ts.defs for ts in self.attached(key[0])
+                           if (key[1] is None or ts.name in key[1]) and ts.defs)
+            found = memo[key] = tuple(d for chunk in chunks for d in chunk)
+            register_chunks(found, chunks)  # a toggle reuses the other servers' work
         return found
 
     def tool_defs(self, detached: Iterable[str] = ()) -> tuple[FrozenDict, ...]:
