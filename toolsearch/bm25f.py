@@ -874,7 +874,8 @@ def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
         if w in STOPWORDS:
             continue
         words.append(w)
-        if w not in index.vocab_set or index.df(w) <= QUERY_RUNON_DF:
+        if w not in index.vocab_set or (  # an indexed word is in one doc at least
+                QUERY_RUNON_DF > 0 and index.df(w) <= QUERY_RUNON_DF):
             parts = split_runon(w, index.vocab_set)
             words.extend(parts or _typo_fix(index, w))
     terms: dict[tuple[str, str], None] = {}
