@@ -844,7 +844,9 @@ def _vec(index: Index, term: tuple[str, str], params: Params,
         mask = _synonym_mask(index, term)
         if mask:
             np = _np()
-            keep = ~np.isin(docs, np.fromiter(mask, dtype=np.intp, count=len(mask)))
+            held = np.zeros(index.n, dtype=bool)
+            held[np.fromiter(mask, dtype=np.intp, count=len(mask))] = True
+            keep = ~held[docs]
             docs, values = docs[keep], values[keep]
     docs.flags.writeable = values.flags.writeable = False  # memoised: shared by every query
     found = memo[key] = (docs, values)
