@@ -729,8 +729,8 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
              memo: dict[Any, Any]) -> None:
     """Memoise :func:`_x_and_df` of each word group, all groups in one vectorised pass.
 
-    Every group's postings go into one array, each pair keyed (group, doc, field) and sorted
-    by that key: a stem class's counts in a field are summed first (integers, as
+    Every group's postings go into one array, sorted by (group, doc) with each doc's fields in
+    field order: a stem class's counts in a field are summed first (integers, as
     :func:`_x_and_df_now` does), then ``x`` per (group, doc) is a ``bincount`` of the weighted
     parts, which adds them in input order, so in :data:`FIELDS` order from 0: the same floats
     as adding them field by field."""
@@ -753,22 +753,34 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
         return
     at = np.fromiter(flat, dtype=np.intp, count=len(flat)).reshape(-1, 2)
     key = np.repeat(np.array(chunk_keys, dtype=np.intp), sizes)  # group * 6 + field
-    group_of = key // 6
-    # one sort by (group, doc, field): a stem class's counts in a field are summed first
-    cell, inverse = np.unique((group_of * n + at[:, 0]) * 6 + (key - group_of * 6),
-                              return_inverse=True)
-    tf = np.bincount(inverse, weights=at[:, 1])
-    slot, field_of = np.divmod(cell, 6)  # slot: group * n + doc, ascending
+    group_of, field_of = np.divmod(key, 6)
+    # The pairs come a field at a time (each field's (group, doc) ascending but for a stem
+    # class's words): a stable sort by (group, doc) merges those runs and keeps each
+    # (group, doc)'s fields in field order.
+    slot = group_of * n + at[:, 0]  # group * n + doc
+    order = np.argsort(slot, kind="stable")
+    slot = slot[order]
+    field_of = field_of[order]
+    tf = at[:, 1][order]
+    if len(slot) > 1 and any(len(words) > 1 for words in groups):
+        # a stem class's words in one field of one doc: their counts summed first
+        first = np.empty(len(slot), dtype=bool)
+        first[0] = True
+        np.logical_or(slot[1:] != slot[:-1], field_of[1:] != field_of[:-1], out=first[1:])
+        if not first.all():
+            tf = np.bincount(np.cumsum(first) - 1, weights=tf)
+            slot, field_of = slot[first], field_of[first]
     starts = np.empty(len(slot), dtype=bool)
     starts[0] = True
     np.not_equal(slot[1:], slot[:-1], out=starts[1:])
     row = np.cumsum(starts) - 1
+    doc_of = slot % n
     slot = slot[starts]
     norms = memo.get("np_norm_rows")
     if norms is None:
         norms = memo["np_norm_rows"] = np.stack(_np_norms(index, params, memo))
     # each (group, doc)'s field parts added in field order, from 0
-    x = np.bincount(row, weights=tf * norms[field_of, cell // 6 % n])
+    x = np.bincount(row, weights=tf * norms[field_of, doc_of])
     owner = slot // n
     held = np.bincount(row[field_of < SUMMARY], minlength=len(slot)) > 0  # the summary's
     df = np.bincount(owner[held], minlength=len(groups)).tolist()  # words are the description's
