@@ -162,6 +162,24 @@ def measure_tuning(workspace: Workspace, changes: int = 100) -> float:
     return round(_median_ms(samples), 3)
 
 
+def measure_toggle(workspace: Workspace, toggles: int = 40) -> float:
+    """Median ms for what attaching or detaching a server (``a`` in the app) costs the app's
+    state: a new session state with one more server detached (an attachment never seen
+    before, so nothing of it is remembered), its assembly and its server rows."""
+    state = SessionState.from_workspace(workspace)
+    assert state.assembly is not None  # warm the caches
+    names = [t.name for t in workspace.toolsets]
+    samples = []
+    for name in names[:toggles]:
+        gc.collect()
+        t0 = time.perf_counter()
+        changed = state.toggled(name)
+        assert changed.assembly is not None
+        changed.rows()
+        samples.append(time.perf_counter() - t0)
+    return round(_median_ms(samples), 3)
+
+
 def run_speed(real: tuple[Sequence[Mapping[str, Any]], Registry] | None,
               print_fn: Callable[[str], None] = print,
               sizes: Sequence[int] = (172, 3300, 10000)) -> dict[str, Any]:

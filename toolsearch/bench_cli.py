@@ -121,6 +121,9 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
             results["real"]["session_tuning_change_ms"] = module.measure_tuning(ws)
             quiet(f"real session: tuning change (new state: assembly + server rows) median "
                   f"{results['real']['session_tuning_change_ms']:.2f} ms")
+            results["real"]["session_toggle_ms"] = module.measure_toggle(ws)
+            quiet(f"real session: a server detached (an attachment not seen before: assembly "
+                  f"+ server rows) median {results['real']['session_toggle_ms']:.2f} ms")
         _emit(args, results)
         return 0
     if args.bench == "attach":
