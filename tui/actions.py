@@ -33,7 +33,7 @@ from .recall_view import RecallStep, RecallView, reach_run, recall_run
 from .screens.activity_detail import ActivityDetailScreen, entry_json
 from .screens.call import CallScreen
 from .screens.confirm_save import ConfirmSaveScreen
-from .screens.help import HelpScreen
+from .screens.help import HelpScreen, help_screen, prepare_help
 from .screens.save import SavePathScreen
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
@@ -43,6 +43,9 @@ from .widgets.tuning import TuningPane
 from .widgets.visibility import CatchUpWhenShown
 
 PaneT = TypeVar("PaneT", bound=Widget)
+PREPARE_S = 0.5
+"""Seconds after the app mounted (and again while hidden panes are still mounting) before
+the help screen is prepared."""
 
 if TYPE_CHECKING:
     from .app import ToolSearchApp
@@ -169,7 +172,17 @@ class AppActions(_Base):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(keys.key_map(self)))
+            self.push_screen(help_screen(self, lambda: keys.key_map(self)))
+
+    def _on_mount(self, event: events.Mount) -> None:  # Textual also runs the others' handlers
+        self.set_timer(PREPARE_S, self._prepare_help)
+
+    def _prepare_help(self) -> None:
+        """The help screen, built and mounted once the hidden panes have mounted."""
+        if self.screen.query("Lazy"):
+            self.set_timer(PREPARE_S, self._prepare_help)
+        elif not self._exit:
+            prepare_help(self, lambda: keys.key_map(self))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):  # type: ignore[misc]

@@ -106,6 +106,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         super().__init__(id=id)
         self._raw: dict[str, str] = {}
         self._force = False  # after a reset: overwrite even the field under the cursor
+        self._filled = False  # the fields show a session (not yet when first mounted)
         self._shown: dict[str, object] = {"tune-enabled": "auto", "tune-listing": "auto",
                                           "tune-profile": PROFILE_NAMES[0]}
         """The value each Select was given by the pane (not by the operator)."""
@@ -158,7 +159,10 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         self.app.stylesheet.update_nodes([self], animate=True)
 
     def watch_session(self) -> None:
-        self._sync()
+        # The first values are filled even while hidden: the session is bound after
+        # ``on_mount`` ran, and filling 14 fields restyles them (~12 ms), which a first show
+        # of the tab then paid for.
+        self._sync(hidden_too=not self._filled)
 
     def watch_save_target(self) -> None:
         self._sync()
@@ -172,6 +176,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         if not self.is_mounted or self.session is None or \
                 (not hidden_too and self.hidden_now()):
             return
+        self._filled = True
         config = self.session.config
         raw = config.to_raw()
         focused = None if self._force else self.app.focused
