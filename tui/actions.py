@@ -29,7 +29,7 @@ from .demo import demo_note, plan_demo
 from .key_order import KeysSettled
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .pacing import underline_now
-from .prepare import HiddenTabs
+from .prepare import HiddenTabs, last_input_of
 from .recall_view import RecallStep, RecallView, reach_run, recall_run
 from .screens.activity_detail import ActivityDetailScreen, entry_json
 from .screens.call import CallScreen
@@ -185,9 +185,7 @@ class AppActions(_Base):
             self.set_timer(PREPARE_S, self._prepare_help)
         elif not self._exit:
             prepare_help(self, lambda: keys.key_map(self))
-            collector = self._collector
-            HiddenTabs(self.query_one("#main-tabs", TabbedContent),
-                       lambda: collector.input_at if collector is not None else 0.0).start()
+            HiddenTabs(self.query_one("#main-tabs", TabbedContent), last_input_of(self)).start()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):  # type: ignore[misc]

@@ -5,8 +5,11 @@ containers and works out every auto-sized widget's box (Tuning: ~70 widgets in 1
 rows, 30-50 ms of a 100-150 ms first show at 4,900 tools). The arrangements are cached per
 widget and size, so the hidden tabs are arranged here ahead of time, one tab per step, while
 no key, mouse event or new session has come for :data:`IDLE_S`: their first show then finds
-the layout work done. Nothing is drawn and no state changes: the arrangement runs on a
-throwaway compositor whose map is dropped (the screen's own compositor is not touched).
+the layout work done. Nothing is drawn: the arrangement runs on a throwaway compositor whose
+map is dropped (the screen's own compositor is not touched); only the widgets' sizes are set,
+to what the first show gives them. The app does this for its main tabs once the panes have
+mounted, the Listing pane for its hidden forms (filling their text first) each time it is
+shown or its texts change.
 
 Textual 8.2.8 internals (``Compositor._arrange_root``): re-check on an upgrade.
 """
@@ -48,18 +51,33 @@ def arrange_ahead(pane: Widget, size: Any) -> bool:
 class HiddenTabs:
     """Lays out the hidden panes of a :class:`TabbedContent` ahead of their first show."""
 
-    def __init__(self, tabs: TabbedContent, last_input: Callable[[], float]) -> None:
+    def __init__(self, tabs: TabbedContent, last_input: Callable[[], float],
+                 before: Callable[[TabPane], object] | None = None) -> None:
+        """*before*: run on a hidden pane before its first pass (to fill it: a text's
+        wrapped height is part of its layout)."""
         self.tabs = tabs
         self.last_input = last_input
+        self.before = before
         self._done: set[str] = set()
         self._passes: dict[str, int] = {}
+        self._running = False
 
     def start(self) -> None:
-        self.tabs.set_timer(STEP_S, self.step)
+        """Lay out every hidden pane not laid out yet, step by step while idle."""
+        if not self._running:
+            self._running = True
+            self.tabs.set_timer(STEP_S, self.step)
+
+    def again(self) -> None:
+        """The hidden panes' content changed: prepare them again."""
+        self._done.clear()
+        self._passes.clear()
+        self.start()
 
     def step(self) -> None:
         tabs = self.tabs
         app = tabs.app
+        self._running = False
         if app._exit or not tabs.is_attached:
             return
         active = tabs.active_pane
@@ -67,13 +85,18 @@ class HiddenTabs:
                    if pane is not active and pane.id not in self._done]
         if not pending or active is None:
             return  # every hidden tab laid out once: done
-        if app.screen is not tabs.screen or \
-                time.monotonic() - self.last_input() < IDLE_S or not active.region:
+        self._running = True
+        if not active.region:
+            self._running = False  # not on screen: started again when it is
+            return
+        if app.screen is not tabs.screen or time.monotonic() - self.last_input() < IDLE_S:
             tabs.set_timer(STEP_S, self.step)  # busy: try again later
             return
         pane = pending[0]
         key = pane.id or ""
         self._passes[key] = self._passes.get(key, 0) + 1
+        if self._passes[key] == 1 and self.before is not None:
+            self.before(pane)
         if not arrange_ahead(pane, active.region.size) or self._passes[key] >= PASSES:
             self._done.add(key)
         tabs.set_timer(STEP_S, self.step)
@@ -84,3 +107,13 @@ def _panes(tabs: TabbedContent) -> list[TabPane]:
 
     switcher = tabs.get_child_by_type(ContentSwitcher)
     return [child for child in switcher.children if isinstance(child, TabPane)]
+
+
+def last_input_of(app: object) -> Callable[[], float]:
+    """When the app last saw a key, a mouse event or a new session (tui/speed.py)."""
+
+    def last() -> float:
+        collector = getattr(app, "_collector", None)
+        return collector.input_at if collector is not None else 0.0
+
+    return last
