@@ -181,9 +181,11 @@ class AppActions(_Base):
     def _prepare_help(self) -> None:
         """Once the hidden panes have mounted: the help screen built and mounted, and the
         hidden tabs laid out while the operator is idle (tui/prepare.py)."""
+        if self._exit or not self.screen_stack:
+            return  # closing
         if self.screen.query("Lazy"):
             self.set_timer(PREPARE_S, self._prepare_help)
-        elif not self._exit:
+        else:
             prepare_help(self, lambda: keys.key_map(self))
             HiddenTabs(self.query_one("#main-tabs", TabbedContent), last_input_of(self)).start()
 

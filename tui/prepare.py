@@ -78,8 +78,8 @@ class HiddenTabs:
         tabs = self.tabs
         app = tabs.app
         self._running = False
-        if app._exit or not tabs.is_attached:
-            return
+        if app._exit or not tabs.is_attached or not app.screen_stack:
+            return  # closing
         active = tabs.active_pane
         pending = [pane for pane in _panes(tabs)
                    if pane is not active and pane.id not in self._done]

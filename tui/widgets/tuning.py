@@ -13,7 +13,8 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.reactive import reactive
+from textual.geometry import Size
+from textual.reactive import Reactive, reactive
 from textual.widgets import Button, Input, Label, Select, Static
 
 from toolsearch.config import CONFIG_TABLE
@@ -67,6 +68,15 @@ def _show(static: Static, content: Content | str) -> None:
         layout = not isinstance(content, Content) or width <= 0 or \
             len(content.wrap(width)) != height
         static.update(content, layout=layout)
+
+
+class NumberField(Input):
+    """A number field whose edits never lay the screen out again: Textual's ``Input`` sets
+    its ``virtual_size`` (the text's width) on every change, a reactive that asks for a
+    layout of the whole screen, though this field's box is fixed (one line, a set width)
+    and the text scrolls inside it."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
 
 class TuningPane(CatchUpWhenShown, VerticalScroll):
@@ -128,14 +138,14 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         for key, kind in NUMBER_KEYS.items():
             with Horizontal(classes="tune-row"):
                 yield Label(key, classes="tune-label")
-                yield Input(id=f"tune-{key}", type=kind, classes="tune-field",  # type: ignore[arg-type]
-                            compact=True)
+                yield NumberField(id=f"tune-{key}", type=kind,  # type: ignore[arg-type]
+                                  classes="tune-field", compact=True)
                 yield Static(HELP[key], classes="tune-note", id=f"tune-note-{key}")
         with Horizontal(classes="tune-row", id="tune-context-row"):
             yield Label("context length", classes="tune-label")
             yield Select([(label, value) for label, value in CONTEXT_PRESETS], prompt="custom",
                          id="tune-context-preset", compact=True)
-            yield Input(id="tune-context", type="integer", compact=True)
+            yield NumberField(id="tune-context", type="integer", compact=True)
             yield Static("", classes="tune-note", id="tune-note-context")
         with Horizontal(classes="tune-row"):
             yield Label("profile", classes="tune-label")
