@@ -29,11 +29,12 @@ from .demo import demo_note, plan_demo
 from .key_order import KeysSettled
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .pacing import underline_now
+from .prepare import HiddenTabs, last_input_of
 from .recall_view import RecallStep, RecallView, reach_run, recall_run
 from .screens.activity_detail import ActivityDetailScreen, entry_json
 from .screens.call import CallScreen
 from .screens.confirm_save import ConfirmSaveScreen
-from .screens.help import HelpScreen
+from .screens.help import HelpScreen, help_screen, prepare_help
 from .screens.save import SavePathScreen
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
@@ -43,6 +44,9 @@ from .widgets.tuning import TuningPane
 from .widgets.visibility import CatchUpWhenShown
 
 PaneT = TypeVar("PaneT", bound=Widget)
+PREPARE_S = 0.5
+"""Seconds after the app mounted (and again while hidden panes are still mounting) before
+the help screen is prepared."""
 
 if TYPE_CHECKING:
     from .app import ToolSearchApp
@@ -169,7 +173,21 @@ class AppActions(_Base):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(keys.key_map(self)))
+            self.push_screen(help_screen(self, lambda: keys.key_map(self)))
+
+    def _on_mount(self, event: events.Mount) -> None:  # Textual also runs the others' handlers
+        self.set_timer(PREPARE_S, self._prepare_help)
+
+    def _prepare_help(self) -> None:
+        """Once the hidden panes have mounted: the help screen built and mounted, and the
+        hidden tabs laid out while the operator is idle (tui/prepare.py)."""
+        if self._exit or not self.screen_stack:
+            return  # closing
+        if self.screen.query("Lazy"):
+            self.set_timer(PREPARE_S, self._prepare_help)
+        else:
+            prepare_help(self, lambda: keys.key_map(self))
+            HiddenTabs(self.query_one("#main-tabs", TabbedContent), last_input_of(self)).start()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):  # type: ignore[misc]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+from collections.abc import Callable
+
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
@@ -42,9 +44,40 @@ class HelpScreen(PacedFrames, ModalScreen[None]):
         self._sections = sections
 
     def compose(self) -> ComposeResult:
+        text = key_map_text(self._sections)
         with VerticalScroll(id="help-box") as box:
             box.border_title = "Keys (Esc closes)"
-            yield Static(key_map_text(self._sections), id="help-text")
+            if text.plain.count("\n") > self.app.size.height:
+                # taller than any box the screen can hold: the scrollbar is there for the
+                # first layout, not a second layout (and a second wrap of the text, narrower)
+                # to make room for it
+                box.set_reactive(VerticalScroll.show_vertical_scrollbar, True)
+            yield Static(text, id="help-text")
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+HELP_SCREEN = "key map"
+"""The name the prepared help screen is installed under."""
+
+
+def prepare_help(app: App[object], sections: Callable[[], list[tuple[str, list[tuple[str, str]]]]]
+                 ) -> None:
+    """Build and mount the help screen ahead of its first show (the app calls this once the
+    panes have mounted): ``?`` then shows a screen whose widgets, styles and caches are in
+    place instead of composing, mounting and styling it inside the key (and tearing it down
+    on Esc, which redrew the app underneath from scratch)."""
+    if app.is_screen_installed(HELP_SCREEN):
+        return
+    screen = HelpScreen(sections())
+    app.install_screen(screen, HELP_SCREEN)
+    app._register(app, screen)  # mounts its widgets now, off screen (Textual does it on push)
+
+
+def help_screen(app: App[object], sections: Callable[[], list[tuple[str, list[tuple[str, str]]]]]
+                ) -> HelpScreen | str:
+    """The screen ``?`` pushes: the prepared one when there is one."""
+    if app.is_screen_installed(HELP_SCREEN):
+        return HELP_SCREEN
+    return HelpScreen(sections())

@@ -24,6 +24,7 @@ from toolsearch.tooldefs import def_description
 
 from ..key_order import focus_now
 from ..keys import QuietTabPane
+from ..prepare import HiddenTabs, last_input_of
 from ..view import fmt, listing_fit
 from .textview import TextView
 from .visibility import CatchUpWhenShown
@@ -93,6 +94,7 @@ class ListingPane(CatchUpWhenShown, Vertical):
         super().__init__(id=id)
         self._texts: dict[str, str] = {}
         self._shown: dict[str, int] = {}
+        self._ahead: HiddenTabs | None = None
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="listing-tabs"):
@@ -118,6 +120,23 @@ class ListingPane(CatchUpWhenShown, Vertical):
         if self.session is not None:
             self._compute(self.session)
             self._fill_active()
+
+    def on_show(self) -> None:  # Textual also runs CatchUpWhenShown.on_show (every class's)
+        self._prepare_forms()
+
+    def _prepare_forms(self) -> None:
+        """The hidden forms filled and laid out while the operator is idle (tui/prepare.py):
+        ``]`` then shows a form whose text is wrapped and whose layout is done."""
+        tabs = self.query("#listing-tabs")
+        if not tabs:
+            return
+        if self._ahead is None:
+            self._ahead = HiddenTabs(tabs.first(TabbedContent), last_input_of(self.app),
+                                     before=lambda pane: self._fill(
+                                         (pane.id or "").removeprefix("listing-")))
+            self._ahead.start()
+        else:
+            self._ahead.again()
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
@@ -196,6 +215,8 @@ class ListingPane(CatchUpWhenShown, Vertical):
                 head = self._form_head(title, form, text, budget, chosen, inactive)
             self._texts[form] = text or ""
             self.query_one(f"#listing-head-{form}", Static).update(head)
+        if self._ahead is not None:
+            self._ahead.again()  # the hidden forms are filled again while idle
 
     def _form_head(self, title: str, form: str, text: str | None, budget: int,
                    chosen: str, inactive: bool) -> Content:

@@ -13,7 +13,8 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.reactive import reactive
+from textual.geometry import Size
+from textual.reactive import Reactive, reactive
 from textual.widgets import Button, Input, Label, Select, Static
 
 from toolsearch.config import CONFIG_TABLE
@@ -69,6 +70,15 @@ def _show(static: Static, content: Content | str) -> None:
         static.update(content, layout=layout)
 
 
+class NumberField(Input):
+    """A number field whose edits never lay the screen out again: Textual's ``Input`` sets
+    its ``virtual_size`` (the text's width) on every change, a reactive that asks for a
+    layout of the whole screen, though this field's box is fixed (one line, a set width)
+    and the text scrolls inside it."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
 class TuningPane(CatchUpWhenShown, VerticalScroll):
     DEFAULT_CSS = """
     TuningPane { height: 1fr; }
@@ -106,6 +116,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         super().__init__(id=id)
         self._raw: dict[str, str] = {}
         self._force = False  # after a reset: overwrite even the field under the cursor
+        self._filled = False  # the fields show a session (not yet when first mounted)
         self._shown: dict[str, object] = {"tune-enabled": "auto", "tune-listing": "auto",
                                           "tune-profile": PROFILE_NAMES[0]}
         """The value each Select was given by the pane (not by the operator)."""
@@ -127,14 +138,14 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         for key, kind in NUMBER_KEYS.items():
             with Horizontal(classes="tune-row"):
                 yield Label(key, classes="tune-label")
-                yield Input(id=f"tune-{key}", type=kind, classes="tune-field",  # type: ignore[arg-type]
-                            compact=True)
+                yield NumberField(id=f"tune-{key}", type=kind,  # type: ignore[arg-type]
+                                  classes="tune-field", compact=True)
                 yield Static(HELP[key], classes="tune-note", id=f"tune-note-{key}")
         with Horizontal(classes="tune-row", id="tune-context-row"):
             yield Label("context length", classes="tune-label")
             yield Select([(label, value) for label, value in CONTEXT_PRESETS], prompt="custom",
                          id="tune-context-preset", compact=True)
-            yield Input(id="tune-context", type="integer", compact=True)
+            yield NumberField(id="tune-context", type="integer", compact=True)
             yield Static("", classes="tune-note", id="tune-note-context")
         with Horizontal(classes="tune-row"):
             yield Label("profile", classes="tune-label")
@@ -158,7 +169,10 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         self.app.stylesheet.update_nodes([self], animate=True)
 
     def watch_session(self) -> None:
-        self._sync()
+        # The first values are filled even while hidden: the session is bound after
+        # ``on_mount`` ran, and filling 14 fields restyles them (~12 ms), which a first show
+        # of the tab then paid for.
+        self._sync(hidden_too=not self._filled)
 
     def watch_save_target(self) -> None:
         self._sync()
@@ -172,6 +186,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         if not self.is_mounted or self.session is None or \
                 (not hidden_too and self.hidden_now()):
             return
+        self._filled = True
         config = self.session.config
         raw = config.to_raw()
         focused = None if self._force else self.app.focused
