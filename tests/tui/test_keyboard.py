@@ -366,3 +366,30 @@ async def test_the_palette_keys_command_opens_the_key_map(make_app):
         assert isinstance(app.screen, HelpScreen)
         text = str(app.screen.query_one("#help-text").render())
         assert "Tuning" in text and "Activity" in text, "every pane, not one field's keys"
+
+
+async def test_the_prepared_help_screen_follows_a_theme_change(make_app):
+    """The help screen is built ahead and kept installed: a theme chosen after that still
+    styles it (its box is the new theme's surface)."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.pause(1.0)  # the idle moment the help screen is prepared in
+        await settle(pilot)
+        assert app.is_screen_installed("key map")
+        first = app.get_css_variables()["surface"]
+        themes = [name for name in app.available_themes if name != app.theme]
+        themes = [name for name in themes  # themes whose surface differs from the first's
+                  if app.available_themes[name].surface not in (None, first)][:2]
+        assert themes
+        for name in themes:
+            app.theme = name
+            await settle(pilot)
+            await pilot.press("question_mark")
+            await settle(pilot)
+            assert isinstance(app.screen, HelpScreen)
+            box = app.screen.query_one("#help-box")
+            surface = app.get_css_variables()["surface"]
+            assert box.styles.background.hex.lower() == surface.lower()[:7], name
+            await pilot.press("escape")
+            await settle(pilot)
