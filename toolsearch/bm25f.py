@@ -692,31 +692,16 @@ def _x_and_df(index: Index, words: tuple[str, ...], params: Params, memo: dict[A
 
 def _x_and_df_now(index: Index, words: tuple[str, ...], params: Params, memo: dict[Any, Any]
                   ) -> tuple[Any, Any, int]:
+    """:func:`_x_and_df` worked out: in plain Python for a small term, else by
+    :func:`_batch_x` (a batch of one)."""
     np = _np()
     postings = [[p for w in words if (p := by_word.get(w))] for by_word in index.fields]
     if sum(len(p) for found in postings for p in found) <= 2 * SMALL_TERM:
         docs, xs, df = _small_x(postings, _norms(index, params))
         return np.array(docs, dtype=np.intp), np.array(xs, dtype=np.float64), df
-    n = index.n
-    x = np.zeros(n, dtype=np.float64)
-    mask = np.zeros(n, dtype=bool)
-    for f, (found, norm) in enumerate(zip(postings, _np_norms(index, params, memo),
-                                          strict=True)):
-        if not found:
-            continue
-        at = np.array(found[0] if len(found) == 1 else [v for pairs in found for v in pairs],
-                      dtype=np.intp).reshape(-1, 2)
-        if len(found) == 1:
-            d, tf = at[:, 0], at[:, 1]
-        else:  # several words of a stem class here: their counts are summed first
-            summed = np.bincount(at[:, 0], weights=at[:, 1], minlength=n)
-            d = np.flatnonzero(summed)
-            tf = summed[d]
-        x[d] += tf * norm[d]
-        if f < SUMMARY:  # the summary's words are the description's
-            mask[d] = True
-    docs = np.flatnonzero(x > 0)
-    return docs, x[docs], int(np.count_nonzero(mask))
+    _batch_x(index, (words,), params, memo)  # a batch of one
+    found: tuple[Any, Any, int] = memo[("x", words)]
+    return found
 
 
 BATCH_MIN = 4
@@ -731,7 +716,7 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
 
     Every group's postings go into one array, sorted by (group, doc) with each doc's fields in
     field order: a stem class's counts in a field are summed first (integers, as
-    :func:`_x_and_df_now` does), then ``x`` per (group, doc) is a ``bincount`` of the weighted
+    :func:`_small_x` does), then ``x`` per (group, doc) is a ``bincount`` of the weighted
     parts, which adds them in input order, so in :data:`FIELDS` order from 0: the same floats
     as adding them field by field."""
     np = _np()

@@ -10,18 +10,18 @@ import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, partial
 from types import MappingProxyType
 from typing import Any
 
 from .caches import register_cache
 from .profile import Profile, ProfileLike, as_profile
 from .tooldefs import (
-    MAX_CHUNKED,
     ContentCache,
     chunks_of,
     content_key,
     def_pass,
+    per_chunk,
     register_chunks,
     remember_json,
 )
@@ -352,38 +352,28 @@ def _classify(
     for chunk in chunks:
         names = chunk_names(chunk)
         key = (id(chunk), context, tuple(map(entries.get, names)))
-        hit = _chunk_splits.get(key)
-        if hit is None or hit[0] is not chunk:
-            split = _classify_flat(chunk, reg, defer, profile, rule_of)
-            hit = (chunk, split.visible, split.deferrable, split.dropped, split.rules)
-            if len(_chunk_splits) >= 4 * MAX_CHUNKED:
-                _chunk_splits.clear()
-            _chunk_splits[key] = hit
-        visible += hit[1]
-        deferred += hit[2]
-        dropped += hit[3]
-        rules += hit[4]
-        if hit[2]:
-            shares.append(hit[2])
+        split = per_chunk(_chunk_splits, key, chunk,
+                          partial(_classify_flat, chunk, reg, defer, profile, rule_of))
+        visible += split.visible
+        deferred += split.deferrable
+        dropped += split.dropped
+        rules += split.rules
+        if split.deferrable:
+            shares.append(split.deferrable)
     deferrable = tuple(deferred)
     register_chunks(deferrable, tuple(shares))
     return Classification(tuple(visible), deferrable, tuple(dropped), tuple(rules), tuple(defs))
 
 
-_chunk_splits: dict[tuple[Any, ...], tuple[Any, ...]] = register_cache("classify.chunk_splits",
-                                                                       {})
+_chunk_splits: dict[tuple[Any, ...], tuple[tuple[Any, ...], Classification]] = register_cache(
+    "classify.chunk_splits", {})
 _chunk_names: dict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = register_cache(
     "classify.chunk_names", {})
 
 
 def chunk_names(chunk: tuple[Any, ...]) -> tuple[str, ...]:
     """:func:`def_name` of each def of a chunk (see :func:`register_chunks`), remembered."""
-    hit = _chunk_names.get(id(chunk))
-    if hit is None or hit[0] is not chunk:
-        if len(_chunk_names) >= 4 * MAX_CHUNKED:
-            _chunk_names.clear()
-        hit = _chunk_names[id(chunk)] = (chunk, tuple(map(def_name, chunk)))
-    return hit[1]
+    return per_chunk(_chunk_names, id(chunk), chunk, lambda: tuple(map(def_name, chunk)))
 
 
 def _classify_flat(

@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from .caches import register_cache, register_cache_fn
@@ -20,12 +20,12 @@ from .classify import RegistryLike, as_registry, chunk_names, def_name
 from .profile import Profile, ProfileLike, as_profile
 from .tokens import CHARS_PER_TOKEN, estimate_text_tokens
 from .tooldefs import (
-    MAX_CHUNKED,
     ContentCache,
     chunks_of,
     content_key,
     def_description,
     def_pass,
+    per_chunk,
 )
 
 LISTING_HEADER = (
@@ -289,12 +289,8 @@ def _group(
         entries = reg.toolsets
         for chunk in chunks:
             key = (id(chunk), tuple(map(entries.get, chunk_names(chunk))))
-            hit = _chunk_members.get(key)
-            if hit is None or hit[0] is not chunk:
-                if len(_chunk_members) >= 4 * MAX_CHUNKED:
-                    _chunk_members.clear()
-                hit = _chunk_members[key] = (chunk, tuple(_members(chunk, reg).items()))
-            for label, members in hit[1]:
+            parts = per_chunk(_chunk_members, key, chunk, partial(_member_items, chunk, reg))
+            for label, members in parts:
                 found = grouped.get(label)
                 if found is None:
                     grouped[label] = list(members)
@@ -305,8 +301,13 @@ def _group(
                  for label in sorted(grouped))
 
 
-_chunk_members: dict[tuple[Any, ...], tuple[Any, ...]] = register_cache("listing.chunk_members",
-                                                                        {})
+_chunk_members: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = register_cache(
+    "listing.chunk_members", {})
+
+
+def _member_items(chunk: tuple[Any, ...], reg: Any
+                  ) -> tuple[tuple[str, list[tuple[str, str]]], ...]:
+    return tuple(_members(chunk, reg).items())
 
 
 def _members(defs: Sequence[Mapping[str, Any]], reg: Any) -> dict[str, list[tuple[str, str]]]:

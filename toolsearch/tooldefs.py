@@ -373,21 +373,30 @@ def chunks_of(defs: Sequence[Any]) -> tuple[tuple[Any, ...], ...] | None:
     return hit[1] if hit is not None and hit[0] is defs else None
 
 
+def per_chunk(memo: dict[Any, tuple[tuple[Any, ...], T]], key: Any, chunk: tuple[Any, ...],
+              make: Callable[[], T]) -> T:
+    """``make()`` for a chunk, remembered in ``memo`` under ``key`` (which holds ``id(chunk)``;
+    the entry holds the chunk itself, so the id cannot name another object while it is
+    there). The memo is emptied when it reaches ``4 * MAX_CHUNKED`` entries."""
+    hit = memo.get(key)
+    if hit is not None and hit[0] is chunk:
+        return hit[1]
+    value = make()
+    with _chunk_lock:
+        if len(memo) >= 4 * MAX_CHUNKED:
+            memo.clear()
+        memo[key] = (chunk, value)
+    return value
+
+
 _chunk_json_memo: dict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = register_cache(
     "tooldefs.chunk_json", {})
 
 
 def _chunk_json(chunk: tuple[Any, ...]) -> tuple[str, ...]:
-    hit = _chunk_json_memo.get(id(chunk))
-    if hit is not None and hit[0] is chunk:
-        return hit[1]
-    jsons = tuple(map(compact, chunk))
-    if all(type(d) is FrozenDict for d in chunk):
-        with _chunk_lock:
-            if len(_chunk_json_memo) >= 4 * MAX_CHUNKED:
-                _chunk_json_memo.clear()
-            _chunk_json_memo[id(chunk)] = (chunk, jsons)
-    return jsons
+    if not all(type(d) is FrozenDict for d in chunk):  # a plain def may change: not kept
+        return tuple(map(compact, chunk))
+    return per_chunk(_chunk_json_memo, id(chunk), chunk, lambda: tuple(map(compact, chunk)))
 
 
 def remember_json(defs: Sequence[Any], jsons: tuple[str, ...]) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from textual._compositor import Compositor
 from textual.widget import Widget
-from textual.widgets import TabbedContent, TabPane
+from textual.widgets import ContentSwitcher, TabbedContent, TabPane
 
 IDLE_S = 0.2
 """Seconds without a key, mouse event or new session before a step runs."""
@@ -103,8 +103,6 @@ class HiddenTabs:
 
 
 def _panes(tabs: TabbedContent) -> list[TabPane]:
-    from textual.widgets import ContentSwitcher
-
     switcher = tabs.get_child_by_type(ContentSwitcher)
     return [child for child in switcher.children if isinstance(child, TabPane)]
 
