@@ -164,6 +164,43 @@ def test_a_misspelt_word_the_catalog_lacks_matches_the_word_one_edit_away():
     assert bm25f.query_terms(index, "click") == (("exact", "click"), ("stem", "click"))
 
 
+def _every_edit(word):
+    """Every string one deletion, adjacent transposition, or ``a``-``z`` substitution or
+    insertion away from ``word`` (the plain way: generate them all)."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    out = {head + c + tail for head, tail in splits for c in letters}
+    out |= {head + c + tail[1:] for head, tail in splits if tail for c in letters}
+    out |= {head + tail[1:] for head, tail in splits if tail}
+    out |= {head + tail[1] + tail[0] + tail[2:] for head, tail in splits if len(tail) > 1}
+    return out - {word}
+
+
+def test_the_words_one_edit_away_are_every_edit_the_catalog_holds():
+    """``_near_words`` finds substitutions and insertions by bisection: the same words as
+    generating every edit, for every word of the shared prompts and our query sets that the
+    real catalogs lack, and for hand-picked edges (an edit at either end, a doubled letter)."""
+    real = SHARED / "catalogs" / "real"
+    if not real.is_dir():
+        pytest.skip("shared catalogs not present")
+    from toolsearch.sources.catalog_file import load_dump_dir
+
+    index = bm25f.build_index(recall.search_catalog_for(load_dump_dir(real), "seed").entries)
+    files = [*sorted((SHARED / "recall").glob("*.jsonl")),
+             *sorted((Path(__file__).resolve().parents[2] / "queries").glob("*.jsonl"))]
+    words = {w for f in files for q in recall.load_queries(f) for w in bm25f.text_words(q.text)
+             if len(w) >= bm25f.MIN_TYPO and w.isalpha() and w.isascii()
+             and w not in index.vocab_set}
+    words |= {"xcreate", "createx", "ceate", "craete", "creatte", "reate", "creat", "crate"}
+    assert len(words) > 500
+    found = 0
+    for word in sorted(words):
+        near = bm25f._near_words(index, word)
+        assert near == _every_edit(word) & index.vocab_set, word
+        found += bool(near)
+    assert found > 100
+
+
 def test_a_tool_verb_also_matches_its_synonyms_where_the_word_itself_is_not():
     defs = [fdef("mcp__t__delete_task", "Delete a task from a request."),
             fdef("mcp__t__request_planning", "Plan the tasks of a new request."),
