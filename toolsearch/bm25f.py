@@ -59,7 +59,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from itertools import groupby
+from itertools import chain, groupby
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .bm25 import Hit
@@ -306,12 +306,19 @@ class Index:
     vocab: list[str] = field(default_factory=list, repr=False)
     """Sorted indexed words (prefix search for stem classes, run-on splits of queries)."""
     vocab_set: frozenset[str] = field(default=frozenset(), repr=False)
-    fields: tuple[Mapping[str, list[int]], ...] = field(default=(), repr=False)
-    """Per field: word -> ``[doc, tf, doc, tf, ...]`` for the docs holding it there, ascending
-    (one list per word: quicker to build, and half the objects for the garbage collector)."""
+    word_ids: Mapping[str, int] = field(default_factory=dict, repr=False)
+    """Indexed word -> its place in :attr:`vocab`."""
+    post_docs: Any = field(default=None, repr=False)
+    """The postings, one numpy array (intp) for all fields and words: field by field, word by
+    word (:attr:`vocab` order), each word's docs holding it in that field, ascending."""
+    post_tfs: Any = field(default=None, repr=False)
+    """Beside :attr:`post_docs`: how often the word occurs in that doc's field."""
+    post_at: list[int] = field(default_factory=list, repr=False)
+    """Where field ``f``'s postings of word id ``i`` start in :attr:`post_docs`:
+    ``post_at[f * len(vocab) + i]``, ending where the next start."""
     postings: dict[str, Sequence[int]] = field(default_factory=dict, repr=False)
     """Per indexed word asked about: the docs containing it in any field, ascending (derived
-    from :attr:`fields` on first use)."""
+    from the postings on first use)."""
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     """Stem classes and per-(params, term) contributions; derived data only."""
 
@@ -319,12 +326,21 @@ class Index:
     def n(self) -> int:
         return len(self.names)
 
+    def spans(self, word: str) -> list[tuple[int, int]]:
+        """Per field (:data:`FIELDS` order), where ``word``'s postings are in
+        :attr:`post_docs` (start, end); empty for a word the index lacks."""
+        i = self.word_ids.get(word)
+        if i is None:
+            return [(0, 0)] * len(FIELDS)
+        at, size = self.post_at, len(self.vocab)
+        return [(at[k], at[k + 1]) for k in range(i, i + size * len(FIELDS), size)]
+
     def docs_with(self, word: str) -> Sequence[int]:
         """Docs containing ``word`` in any field, ascending."""
         found = self.postings.get(word)
         if found is None:
-            lists = [pairs[::2] for by_word in self.fields[:SUMMARY]  # the summary's words
-                     if (pairs := by_word.get(word))]                # are the description's
+            lists = [self.post_docs[lo:hi].tolist()  # the summary's words are the description's
+                     for lo, hi in self.spans(word)[:SUMMARY] if hi > lo]
             if not lists:
                 return ()
             found = self.postings[word] = (
@@ -466,27 +482,54 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
         (ident_len[2], key_s), (pdesc_len, pdesc_s), (summary_len, desc_s)))
     n = max(len(docs), 1)
     avg = tuple(sum(col) / n for col in lengths)
-    return Index(tuple(e.name for e in entries), tuple(docs), lengths, avg, sorted(vocab),
-                 frozenset(vocab), _field_postings(docs))
+    words = sorted(vocab)
+    word_ids = dict(zip(words, range(len(words)), strict=True))
+    post_docs, post_tfs, post_at = _postings(
+        word_ids, len(docs), ((ident[0], name_s), (ident[1], label_s), (desc_counts, desc_s),
+                              (ident[2], key_s), (pdesc_counts, pdesc_s),
+                              (summary_counts, desc_s)))
+    return Index(tuple(e.name for e in entries), tuple(docs), lengths, avg, words,
+                 frozenset(vocab), word_ids, post_docs, post_tfs, post_at)
 
 
-def _field_postings(docs: Sequence[tuple[Mapping[str, int], ...]]
-                    ) -> tuple[dict[str, list[int]], ...]:
-    """Per field: word -> ``[doc, tf, doc, tf, ...]``, docs ascending."""
-    out = []
-    for column in (zip(*docs, strict=True) if docs else [()] * len(FIELDS)):
-        by_word: dict[str, list[int]] = {}
-        get = by_word.get
-        for doc, counts in enumerate(column):
-            for w, tf in counts.items():
-                found = get(w)
-                if found is None:
-                    by_word[w] = [doc, tf]
-                else:
-                    found.append(doc)
-                    found.append(tf)
-        out.append(by_word)
-    return tuple(out)
+def _postings(word_ids: Mapping[str, int], n: int,
+              columns: Iterable[tuple[Sequence[dict[str, int]], Sequence[int]]]
+              ) -> tuple[Any, Any, list[int]]:
+    """(:attr:`Index.post_docs`, :attr:`Index.post_tfs`, :attr:`Index.post_at`) from each
+    field's distinct word counts and each doc's slot among them.
+
+    The words of every distinct text are read once (a C-level pass over the dicts); numpy
+    repeats them for each doc holding that text and sorts them by word with a stable sort,
+    which keeps each word's docs ascending."""
+    np = _np()
+    size = len(word_ids)
+    docs_parts, tfs_parts, counts = [], [], []
+    doc_ids = np.arange(n, dtype=np.intp)
+    for distinct, slots in columns:
+        lengths = np.fromiter(map(len, distinct), dtype=np.intp, count=len(distinct))
+        total = int(lengths.sum())
+        words = np.fromiter(map(word_ids.__getitem__, chain.from_iterable(distinct)),
+                            dtype=np.intp, count=total)
+        tfs = np.fromiter(chain.from_iterable(map(dict.values, distinct)), dtype=np.intp,
+                          count=total)
+        slot = np.fromiter(slots, dtype=np.intp, count=n)
+        per_doc = lengths[slot]  # each doc's number of words in this field
+        first = np.cumsum(lengths) - lengths  # where each distinct text's words start
+        ends = np.cumsum(per_doc)
+        at = np.repeat(first[slot] - (ends - per_doc), per_doc) + np.arange(int(ends[-1])
+                                                                           if n else 0)
+        words = words[at]
+        order = np.argsort(words, kind="stable")  # by word; docs stay ascending
+        docs_parts.append(np.repeat(doc_ids, per_doc)[order])
+        tfs_parts.append(tfs[at][order])
+        counts.append(np.bincount(words, minlength=size))
+    starts = np.zeros(size * len(counts) + 1, dtype=np.intp)
+    if counts:
+        np.cumsum(np.concatenate(counts), out=starts[1:])
+    post_docs, post_tfs = (np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
+                           for parts in (docs_parts, tfs_parts))
+    post_docs.flags.writeable = post_tfs.flags.writeable = False
+    return post_docs, post_tfs, starts.tolist()
 
 
 def _description_counts(descriptions: Sequence[str]
@@ -659,18 +702,18 @@ is worked out in plain Python (numpy's per-call cost is more than the work); lar
 field at a time in numpy."""
 
 
-def _small_x(postings: list[list[list[int]]], norms: tuple[list[float], ...]
+def _small_x(index: Index, spans: list[list[tuple[int, int]]], norms: tuple[list[float], ...]
              ) -> tuple[list[int], list[float], int]:
-    """:func:`_x_and_df` in plain Python, from each field's postings of the words."""
+    """:func:`_x_and_df` in plain Python, from each field's postings spans of the words."""
     xs: dict[int, float] = {}
     held: set[int] = set()
-    for f, (found, norm) in enumerate(zip(postings, norms, strict=True)):
+    post_docs, post_tfs = index.post_docs, index.post_tfs
+    for f, (found, norm) in enumerate(zip(spans, norms, strict=True)):
         if not found:
             continue
         tfs: dict[int, int] = {}
-        for pairs in found:
-            it = iter(pairs)
-            for d, tf in zip(it, it, strict=True):  # one iterator, two at a time
+        for lo, hi in found:
+            for d, tf in zip(post_docs[lo:hi].tolist(), post_tfs[lo:hi].tolist(), strict=True):
                 tfs[d] = tfs.get(d, 0) + tf
         for d, tf in tfs.items():
             xs[d] = xs.get(d, 0.0) + tf * norm[d]
@@ -698,9 +741,11 @@ def _x_and_df_now(index: Index, words: tuple[str, ...], params: Params, memo: di
     """:func:`_x_and_df` worked out: in plain Python for a small term, else by
     :func:`_batch_x` (a batch of one)."""
     np = _np()
-    postings = [[p for w in words if (p := by_word.get(w))] for by_word in index.fields]
-    if sum(len(p) for found in postings for p in found) <= 2 * SMALL_TERM:
-        docs, xs, df = _small_x(postings, _norms(index, params))
+    by_word = [index.spans(w) for w in words]
+    spans = [[span[f] for span in by_word if span[f][1] > span[f][0]]
+             for f in range(len(FIELDS))]
+    if sum(hi - lo for found in spans for lo, hi in found) <= SMALL_TERM:
+        docs, xs, df = _small_x(index, spans, _norms(index, params))
         return np.array(docs, dtype=np.intp), np.array(xs, dtype=np.float64), df
     _batch_x(index, (words,), params, memo)  # a batch of one
     found: tuple[Any, Any, int] = memo[("x", words)]
@@ -724,32 +769,40 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
     as adding them field by field."""
     np = _np()
     n = index.n
-    flat: list[int] = []
+    size = len(index.vocab)
+    at, ids = index.post_at, index.word_ids
+    firsts: list[int] = []
     sizes: list[int] = []
-    chunk_keys: list[int] = []  # group * 6 + field, per chunk of pairs
-    for f, by_word in enumerate(index.fields):
-        for g, words in enumerate(groups):
-            for w in words:
-                pairs = by_word.get(w)
-                if pairs:
-                    flat += pairs
-                    sizes.append(len(pairs) >> 1)
+    chunk_keys: list[int] = []  # group * 6 + field, per chunk of postings
+    group_ids = [[ids[w] for w in words] for words in groups]  # a group's words are indexed
+    for f in range(len(FIELDS)):
+        base = f * size
+        for g, word_ids in enumerate(group_ids):
+            for i in word_ids:
+                lo = at[base + i]
+                hi = at[base + i + 1]
+                if hi > lo:
+                    firsts.append(lo)
+                    sizes.append(hi - lo)
                     chunk_keys.append(g * 6 + f)
-    if not flat:
+    if not sizes:
         for words in groups:
             memo[("x", words)] = (*_empty(), 0)
         return
-    at = np.fromiter(flat, dtype=np.intp, count=len(flat)).reshape(-1, 2)
-    key = np.repeat(np.array(chunk_keys, dtype=np.intp), sizes)  # group * 6 + field
+    size_of = np.array(sizes, dtype=np.intp)
+    ends = np.cumsum(size_of)
+    where = np.repeat(np.array(firsts, dtype=np.intp) - (ends - size_of), size_of)
+    where += np.arange(int(ends[-1]), dtype=np.intp)  # every chunk's postings, in turn
+    key = np.repeat(np.array(chunk_keys, dtype=np.intp), size_of)  # group * 6 + field
     group_of, field_of = np.divmod(key, 6)
-    # The pairs come a field at a time (each field's (group, doc) ascending but for a stem
+    # The postings come a field at a time (each field's (group, doc) ascending but for a stem
     # class's words): a stable sort by (group, doc) merges those runs and keeps each
     # (group, doc)'s fields in field order.
-    slot = group_of * n + at[:, 0]  # group * n + doc
+    slot = group_of * n + index.post_docs[where]  # group * n + doc
     order = np.argsort(slot, kind="stable")
     slot = slot[order]
     field_of = field_of[order]
-    tf = at[:, 1][order]
+    tf = index.post_tfs[where[order]]
     if len(slot) > 1 and any(len(words) > 1 for words in groups):
         # a stem class's words in one field of one doc: their counts summed first
         first = np.empty(len(slot), dtype=bool)
