@@ -259,13 +259,17 @@ def words_of(text: str) -> list[str]:
     return text_words(text) if PROSE_IDENTIFIERS else plain_words(text)
 
 
-def split_runon(word: str, vocab: Container[str]) -> tuple[str, ...]:
+def split_runon(word: str, vocab: Container[str], longest: int | None = None
+                ) -> tuple[str, ...]:
     """``serverendpoint`` -> (server, endpoint) when 2 or 3 parts are all in ``vocab``; else ().
 
     Parts have at least :data:`MIN_PART` letters; fewest parts win, then the most even-handed
-    longest parts (largest sum of squared lengths), then the earliest split."""
+    longest parts (largest sum of squared lengths), then the earliest split. ``longest``, the
+    length of ``vocab``'s longest word when known, rules out at once a word too long to be three
+    of them (the search costs the square of a word's length: a query of one 100,000-letter
+    word took 13 s)."""
     n = len(word)
-    if n < MIN_RUNON or not word.isalpha():
+    if n < MIN_RUNON or (longest is not None and n > 3 * longest) or not word.isalpha():
         return ()
     best: tuple[int, int, tuple[str, ...]] | None = None
     for i in range(MIN_PART, n - MIN_PART + 1):
@@ -574,8 +578,9 @@ def _add_runon_parts(ident: list[list[dict[str, int]]], ident_len: list[list[int
     identifiers: set[str] = set()
     for group in ident:
         identifiers.update(*group)
+    longest = max(map(len, split_vocab), default=0)
     runon = {w: parts for w in identifiers
-             if len(w) >= MIN_RUNON and (parts := split_runon(w, split_vocab))}
+             if len(w) >= MIN_RUNON and (parts := split_runon(w, split_vocab, longest))}
     if not runon:
         return
     runon_keys = runon.keys()
@@ -936,7 +941,7 @@ def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
         words.append(w)
         if w not in index.vocab_set or (  # an indexed word is in one doc at least
                 QUERY_RUNON_DF > 0 and index.df(w) <= QUERY_RUNON_DF):
-            parts = split_runon(w, index.vocab_set)
+            parts = split_runon(w, index.vocab_set, _longest(index))
             words.extend(parts or _typo_fix(index, w))
     terms: dict[tuple[str, str], None] = {}
     for w in words:
@@ -1035,10 +1040,21 @@ def _typo_tables(index: Index) -> tuple[dict[int, list[str]], dict[int, list[str
     return found
 
 
+def _longest(index: Index) -> int:
+    """The length of the index's longest word."""
+    found: int | None = index.memo.get("longest")
+    if found is None:
+        found = index.memo["longest"] = max(map(len, index.vocab), default=0)
+    return found
+
+
 def _typo_fix(index: Index, word: str) -> tuple[str, ...]:
     """(the catalog word one edit away, most docs first, then alphabetical) for a query word of
-    at least :data:`MIN_TYPO` letters that the catalog lacks, its stem too; else ()."""
-    if len(word) < MIN_TYPO or not word.isalpha() or not word.isascii():
+    at least :data:`MIN_TYPO` letters that the catalog lacks, its stem too; else (). A word
+    more than one letter longer than the catalog's longest has none (and is not looked at: the
+    look-up costs the square of its length)."""
+    if (len(word) < MIN_TYPO or len(word) > _longest(index) + 1 or not word.isalpha()
+            or not word.isascii()):
         return ()
     key = ("typo", word)
     found: tuple[str, ...] | None = index.memo.get(key)

@@ -53,6 +53,25 @@ def test_run_on_words_split_into_words_found_elsewhere():
     assert bm25f.split_runon("short", vocab) == ()
 
 
+def test_words_too_long_to_split_or_correct_are_ruled_out_at_the_exact_bound():
+    """A run-on word is at most three catalog words, a typo one letter longer than a catalog
+    word: longer query words are not searched (that search costs the square of their length),
+    and the bound is exact."""
+    parts = ("abcdefghij", "klmnopqrst", "uvwxyzabcd")
+    vocab = set(parts)
+    word = "".join(parts)
+    assert bm25f.split_runon(word, vocab, longest=10) == parts == bm25f.split_runon(word, vocab)
+    assert bm25f.split_runon(word + "x", vocab, longest=10) == ()
+    defs = [fdef("mcp__a__stringification", "Stringification of a value."),
+            fdef("mcp__a__other", "Nothing alike.")]
+    index = bm25f.index_of(catalog(defs))
+    longest = max(map(len, index.vocab))
+    assert longest == len("stringification")
+    at_bound = "stringificationx"  # one letter more than the longest word: still a typo
+    assert ("exact", "stringification") in bm25f.query_terms(index, at_bound)
+    assert not [t for t in bm25f.query_terms(index, "a" * 100_000) if t[1] in index.vocab_set]
+
+
 def test_a_run_on_parameter_name_is_found_by_its_words():
     defs = [fdef("mcp__x__configure", "Configure the thing.",
                  {"serverendpoint": {"type": "string"}}),
