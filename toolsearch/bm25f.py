@@ -100,6 +100,10 @@ _PLAIN_IDENT = re.compile(r"[A-Za-z0-9]+(?:[_\-]+[A-Za-z0-9]+)*")
 MIN_RUNON = 6
 """Shortest identifier tried for a run-on split; each part must have at least 3 letters."""
 MIN_PART = 3
+MAX_PART = 64
+"""Longest part of a run-on split, and longest query word read as a typo (the real catalogs'
+longest part is under 50 letters). Both searches cost the square of a word's length: without a
+bound, one 100,000-letter tool name took 5 s to index, a query of one such word 13 s."""
 QUERY_RUNON_DF = 0
 """A run-on query word is split when at most this many tools contain it whole (``cosmosdb`` ->
 cosmos, db); 0: only words the catalog lacks."""
@@ -259,32 +263,28 @@ def words_of(text: str) -> list[str]:
     return text_words(text) if PROSE_IDENTIFIERS else plain_words(text)
 
 
-def split_runon(word: str, vocab: Container[str], longest: int | None = None
-                ) -> tuple[str, ...]:
+def split_runon(word: str, vocab: Container[str]) -> tuple[str, ...]:
     """``serverendpoint`` -> (server, endpoint) when 2 or 3 parts are all in ``vocab``; else ().
 
-    Parts have at least :data:`MIN_PART` letters; fewest parts win, then the most even-handed
-    longest parts (largest sum of squared lengths), then the earliest split. ``longest``, the
-    length of ``vocab``'s longest word when known, rules out at once a word too long to be three
-    of them (the search costs the square of a word's length: a query of one 100,000-letter
-    word took 13 s)."""
+    Parts have :data:`MIN_PART` to :data:`MAX_PART` letters; fewest parts win, then the most
+    even-handed longest parts (largest sum of squared lengths), then the earliest split."""
     n = len(word)
-    if n < MIN_RUNON or (longest is not None and n > 3 * longest) or not word.isalpha():
+    if n < MIN_RUNON or n > 3 * MAX_PART or not word.isalpha():
         return ()
     best: tuple[int, int, tuple[str, ...]] | None = None
-    for i in range(MIN_PART, n - MIN_PART + 1):
+    for i in range(MIN_PART, min(n - MIN_PART, MAX_PART) + 1):
         head = word[:i]
         if head not in vocab:
             continue
         rest = word[i:]
-        if rest in vocab:
+        if len(rest) <= MAX_PART and rest in vocab:
             cand: tuple[int, int, tuple[str, ...]] = (2, -(i * i + (n - i) ** 2), (head, rest))
             if best is None or cand[:2] < best[:2]:
                 best = cand
             continue
         if best is not None and best[0] == 2:
             continue
-        for j in range(MIN_PART, len(rest) - MIN_PART + 1):
+        for j in range(max(MIN_PART, len(rest) - MAX_PART), min(len(rest) - MIN_PART, MAX_PART) + 1):
             mid, tail = rest[:j], rest[j:]
             if mid in vocab and tail in vocab:
                 cand = (3, -(i * i + j * j + len(tail) ** 2), (head, mid, tail))
@@ -578,9 +578,8 @@ def _add_runon_parts(ident: list[list[dict[str, int]]], ident_len: list[list[int
     identifiers: set[str] = set()
     for group in ident:
         identifiers.update(*group)
-    longest = max(map(len, split_vocab), default=0)
     runon = {w: parts for w in identifiers
-             if len(w) >= MIN_RUNON and (parts := split_runon(w, split_vocab, longest))}
+             if len(w) >= MIN_RUNON and (parts := split_runon(w, split_vocab))}
     if not runon:
         return
     runon_keys = runon.keys()
@@ -941,7 +940,7 @@ def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
         words.append(w)
         if w not in index.vocab_set or (  # an indexed word is in one doc at least
                 QUERY_RUNON_DF > 0 and index.df(w) <= QUERY_RUNON_DF):
-            parts = split_runon(w, index.vocab_set, _longest(index))
+            parts = split_runon(w, index.vocab_set)
             words.extend(parts or _typo_fix(index, w))
     terms: dict[tuple[str, str], None] = {}
     for w in words:
@@ -1040,20 +1039,11 @@ def _typo_tables(index: Index) -> tuple[dict[int, list[str]], dict[int, list[str
     return found
 
 
-def _longest(index: Index) -> int:
-    """The length of the index's longest word."""
-    found: int | None = index.memo.get("longest")
-    if found is None:
-        found = index.memo["longest"] = max(map(len, index.vocab), default=0)
-    return found
-
-
 def _typo_fix(index: Index, word: str) -> tuple[str, ...]:
     """(the catalog word one edit away, most docs first, then alphabetical) for a query word of
-    at least :data:`MIN_TYPO` letters that the catalog lacks, its stem too; else (). A word
-    more than one letter longer than the catalog's longest has none (and is not looked at: the
-    look-up costs the square of its length)."""
-    if (len(word) < MIN_TYPO or len(word) > _longest(index) + 1 or not word.isalpha()
+    :data:`MIN_TYPO` to :data:`MAX_PART` letters that the catalog lacks, its stem too; else
+    ()."""
+    if (len(word) < MIN_TYPO or len(word) > MAX_PART or not word.isalpha()
             or not word.isascii()):
         return ()
     key = ("typo", word)

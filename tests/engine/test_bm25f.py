@@ -53,22 +53,24 @@ def test_run_on_words_split_into_words_found_elsewhere():
     assert bm25f.split_runon("short", vocab) == ()
 
 
-def test_words_too_long_to_split_or_correct_are_ruled_out_at_the_exact_bound():
-    """A run-on word is at most three catalog words, a typo one letter longer than a catalog
-    word: longer query words are not searched (that search costs the square of their length),
-    and the bound is exact."""
-    parts = ("abcdefghij", "klmnopqrst", "uvwxyzabcd")
-    vocab = set(parts)
-    word = "".join(parts)
-    assert bm25f.split_runon(word, vocab, longest=10) == parts == bm25f.split_runon(word, vocab)
-    assert bm25f.split_runon(word + "x", vocab, longest=10) == ()
-    defs = [fdef("mcp__a__stringification", "Stringification of a value."),
+def test_run_on_parts_and_typos_are_at_most_max_part_letters():
+    """A run-on part, and a query word read as a typo, has at most ``MAX_PART`` letters (the
+    searches cost the square of a word's length); the bound is exact."""
+    top = bm25f.MAX_PART
+    parts = ("a" * top, "b" * top, "c" * top)
+    vocab = set(parts) | {"d" * (top + 1)}
+    assert bm25f.split_runon("".join(parts), vocab) == parts
+    assert bm25f.split_runon("a" * top + "d" * (top + 1), vocab) == ()
+    assert bm25f.split_runon("d" * (top + 1) + "aaa", vocab | {"aaa"}) == ()
+    assert bm25f.split_runon("a" * 3 + "d" * (top + 1), vocab | {"aaa"}) == ()
+    assert bm25f.split_runon("a" * 3 + "b" * top, {"aaa", "b" * top}) == ("aaa", "b" * top)
+    word = "stringification" * 4  # 60 letters
+    defs = [fdef("mcp__a__" + word + "abcd", "A name of 64 letters."),
+            fdef("mcp__a__" + word + "abcde", "A name of 65 letters."),
             fdef("mcp__a__other", "Nothing alike.")]
     index = bm25f.index_of(catalog(defs))
-    longest = max(map(len, index.vocab))
-    assert longest == len("stringification")
-    at_bound = "stringificationx"  # one letter more than the longest word: still a typo
-    assert ("exact", "stringification") in bm25f.query_terms(index, at_bound)
+    assert ("exact", word + "abcd") in bm25f.query_terms(index, word + "abxd")
+    assert ("exact", word + "abcde") not in bm25f.query_terms(index, word + "abxde")
     assert not [t for t in bm25f.query_terms(index, "a" * 100_000) if t[1] in index.vocab_set]
 
 
