@@ -574,12 +574,12 @@ def _add_runon_parts(ident: list[list[dict[str, int]]], ident_len: list[list[int
                      vocab: set[str]) -> None:
     """Add the parts of each run-on identifier word to the identifier fields' counts (the
     parts count as often as the word) and lengths."""
-    split_vocab = {w for w in vocab if len(w) >= MIN_PART}
     identifiers: set[str] = set()
     for group in ident:
         identifiers.update(*group)
+    # the whole vocabulary: parts have MIN_PART letters at least, so shorter words never match
     runon = {w: parts for w in identifiers
-             if len(w) >= MIN_RUNON and (parts := split_runon(w, split_vocab))}
+             if len(w) >= MIN_RUNON and (parts := split_runon(w, vocab))}
     if not runon:
         return
     runon_keys = runon.keys()
