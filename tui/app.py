@@ -16,8 +16,8 @@ from typing import Any
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.reactive import reactive
-from textual.widgets import Header, TabbedContent
+from textual.reactive import Reactive, reactive
+from textual.widgets import TabbedContent
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
@@ -48,6 +48,7 @@ from .view import ExactCounts, exact_counts
 from .widgets.feed import ActivityFeed
 from .widgets.footer import KeyFooter
 from .widgets.gauges import GaugesPane
+from .widgets.header import QuietHeader
 from .widgets.lazy_pane import LazyPane
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
@@ -87,6 +88,9 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
     recall: reactive[RecallView | None] = reactive(None, init=False, repaint=False)
     recall_step: reactive[RecallStep | None] = reactive(None, init=False, repaint=False)
     query_file: reactive[str] = reactive("", init=False, repaint=False)
+    # the subtitle names the tier: its header repaints itself (Textual's own repaints the
+    # whole screen, 5-12 ms of a tuning change that moves the tier)
+    sub_title: Reactive[str] = Reactive("", compute=False, repaint=False)
 
     def __init__(self, sources: Sequence[str] = (), *, workspace: Workspace | None = None,
                  context: int | None = None, profile: str = "seed", theme: str | None = None,
@@ -134,7 +138,7 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
         return slot_defaults(self.current_theme)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield QuietHeader()
         yield GaugesPane(id="gauges").data_bind(session=ToolSearchApp.session,
                                                 exact=ToolSearchApp.exact)
         with TabbedContent(id="main-tabs"):
