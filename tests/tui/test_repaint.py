@@ -55,6 +55,11 @@ def _line_of(lines: list[str], *words: str) -> str:
     return next(line for line in lines if all(w in line for w in words))
 
 
+def _row(lines: list[str], name: str) -> str:
+    """The table line of *name* (its cell stands between runs of spaces)."""
+    return next(line for line in lines if f"  {name}  " in line)
+
+
 async def test_attach_and_scope_keys_repaint_what_changed(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -62,21 +67,21 @@ async def test_attach_and_scope_keys_repaint_what_changed(make_app):
         await pilot.press("down", "a")  # firecrawl detached
         screen = await _check(pilot)
         assert "firecrawl" in app.session.detached
-        assert "\u2013 detached" in _line_of(screen, "firecrawl", "snapshot")
+        assert "\u2013 detached" in _row(screen, "firecrawl")
         assert "(8 tools)" in _line_of(screen, "Schemas", "deferred")
         await pilot.press("down", "s")  # xactions out of scope
         screen = await _check(pilot)
-        assert "\u2298 out" in _line_of(screen, "xactions", "connected")
+        assert "\u2298 out" in _row(screen, "xactions")
         await pilot.press("up", "a", "down", "s")  # both back
         screen = await _check(pilot)
-        assert "\u2714 attached" in _line_of(screen, "firecrawl", "snapshot")
+        assert "\u2714 attached" in _row(screen, "firecrawl")
         assert "(14 tools)" in _line_of(screen, "Schemas", "deferred")
         await pilot.press("S", "S")  # sorted by status: the header's glyph moves
         screen = await _check(pilot)
         assert "Server \u25b2" in "".join(screen)
         await pilot.press("2")  # the Tools pane caught up while hidden
         screen = await _check(pilot)
-        assert "\u25c7 deferred" in _line_of(screen, "mcp__firecrawl__scrape")
+        assert "\u25c7 deferred" in _row(screen, "mcp__firecrawl__scrape")
 
 
 async def test_a_change_that_moves_the_tier_retitles_the_header(make_app):
