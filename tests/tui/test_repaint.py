@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual._compositor import ChopsUpdate, Compositor
 from textual.widgets import Static
 from tui_helpers import settle
 
+from tui.banding import BandedCompositor, bands
 from tui.widgets.bigtable import BigTable
 from tui.widgets.tools import PENDING, ToolsPane
 
@@ -130,3 +132,36 @@ async def test_a_deferred_tools_advice_follows_each_change(make_app):
         await pilot.press("escape", "down")  # the next tool of that server: advice at once
         assert tools.highlighted_name() == "mcp__firecrawl__crawl"
         assert _advice(str(box.content)) == wanted()
+
+
+async def test_a_banded_frame_sends_what_a_whole_box_frame_sends(make_app, monkeypatch):
+    """Every partial frame drawn band by band (tui/banding.py) sends the terminal the same
+    segments as Textual's own frame over the box around every change."""
+    sent: list[tuple[int, bool]] = []
+    banded = BandedCompositor.render_partial_update
+
+    def both(self: BandedCompositor) -> ChopsUpdate | None:
+        dirty = set(self._dirty_regions)
+        ours = banded(self)
+        self._dirty_regions.update(dirty)
+        textual_own = Compositor.render_partial_update(self)
+        console = app.console
+        assert (ours is None) == (textual_own is None)
+        if ours is not None and textual_own is not None:
+            mine = list(ours.__rich_console__(console, console.options))
+            theirs = list(textual_own.__rich_console__(console, console.options))
+            assert mine == theirs
+            sent.append((len(bands(dirty)), bool(mine)))
+        return ours
+
+    monkeypatch.setattr(BandedCompositor, "render_partial_update", both)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("down", "a", "down", "s", "S")
+        await settle(pilot)
+        await pilot.press("6", "tab", "tab", "tab", "tab", "end", "0", "backspace", "escape")
+        await settle(pilot)
+        await pilot.press("2", "down", "down", "1", "up", "a")
+        await settle(pilot)
+    assert any(count >= 2 for count, _ in sent)  # frames of several bands were compared
