@@ -27,6 +27,7 @@ from toolsearch.toolsets import Workspace
 from . import services
 from .actions import AppActions
 from .activity import ActivityEntry, clip
+from .ahead import StatesAhead
 from .commands import TABS, ToolSearchCommands
 from .key_order import KeyOrder
 from .keys import KEYS_BINDINGS, FocusEdge, QuietTabPane
@@ -40,6 +41,7 @@ from .messages import (
     WorkspaceFailed,
     WorkspaceLoaded,
 )
+from .prepare import last_input_of
 from .recall_view import RecallStep, RecallView, default_query_file
 from .search_view import SearchView, search_view
 from .speed import AppSpeedups
@@ -114,6 +116,7 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
         self._exact_timer: Any = None
         self._seq = 0
         self.key_order = KeyOrder(self)  # keys in the order typed, also in a burst
+        self.states_ahead = StatesAhead(self, last_input_of(self))  # `a`/`s` worked out ahead
         self._initial: SessionState | None = None
         self._query: tuple[str, bool] = ("", False)
         self.overrides: dict[str, Any] = {}  # tools.tool_search keys the operator changed
@@ -279,6 +282,10 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
     @on(ServersPane.ScopeToggled)
     def _scope(self, message: ServersPane.ScopeToggled) -> None:
         self.action_toggle_scope(message.toolset)
+
+    @on(ServersPane.ServerHighlighted)
+    def _server_highlighted(self, message: ServersPane.ServerHighlighted) -> None:
+        self.states_ahead.want(message.toolset)
 
     @on(TuningPane.ValueChanged)
     def _tuned(self, message: TuningPane.ValueChanged) -> None:

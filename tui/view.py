@@ -61,7 +61,7 @@ def defs_tokens(defs: object) -> int:
         if held is defs:
             return total
     total = estimate_tokens_from_schemas(defs)
-    _summed[:] = [(defs, total), *_summed[:7]]
+    _summed[:] = [(defs, total), *_summed[:15]]  # a session's 4 tuples, and 2 states' ahead
     return total
 
 

@@ -91,6 +91,12 @@ class ServersPane(CatchUpWhenShown, Vertical):
     class ScopeToggled(PaneMessage):
         toolset: str
 
+    @dataclass
+    class ServerHighlighted(PaneMessage):
+        """The cursor is on *toolset* (posted again after each change while shown)."""
+
+        toolset: str
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._by_name: dict[str, ToolsetRow] = {}
@@ -161,6 +167,8 @@ class ServersPane(CatchUpWhenShown, Vertical):
     def _show_detail(self) -> None:
         name = self.highlighted()
         row = self._by_name.get(name or "")
+        if name is not None:
+            self.post_message(self.ServerHighlighted(self, name))  # `a`/`s` worked out ahead
         detail = self.query_one("#server-detail", Static)
         if row is None:
             if detail.content:
