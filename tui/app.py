@@ -61,6 +61,8 @@ from .widgets.tuning import TuningPane
 
 MAX_ACTIVITY = 500
 EXACT_DELAY = 0.3
+SEARCH_DELAY = 0.1
+"""Seconds after a change before the shown query is searched again."""
 NARROW = 100
 
 
@@ -114,6 +116,7 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
         self._exact_enabled = exact
         self._exact_delay = exact_delay
         self._exact_timer: Any = None
+        self._search_timer: Any = None
         self._seq = 0
         self.key_order = KeyOrder(self)  # keys in the order typed, also in a burst
         self.states_ahead = StatesAhead(self, last_input_of(self))  # `a`/`s` worked out ahead
@@ -252,6 +255,14 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
                 self._exact_timer = self.set_timer(self._exact_delay, self._count_exact)
             else:
                 self.call_later(self._count_exact)
+        if self._query[0]:  # searched again once the change rests: a search thread started
+            # inside a key competed with it for the interpreter (a Tuning digit +20-40 ms)
+            if self._search_timer is not None:
+                self._search_timer.stop()
+            self._search_timer = self.set_timer(SEARCH_DELAY, self._search_again)
+
+    def _search_again(self) -> None:
+        self._search_timer = None
         if self._query[0]:
             self._run_search(*self._query)
 
