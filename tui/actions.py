@@ -253,11 +253,11 @@ class AppActions(_Base):
 
     def action_toggle_attached(self, name: str) -> None:
         if self.session is not None:
-            self.change(self.session.toggled(name))
+            self.change(self.states_ahead.state(self.session, "attach", name))
 
     def action_toggle_scope(self, name: str) -> None:
         if self.session is not None:
-            self.change(self.session.scope_toggled(name))
+            self.change(self.states_ahead.state(self.session, "scope", name))
 
     def action_reset_scope(self) -> None:
         if self.session is not None:

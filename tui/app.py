@@ -16,8 +16,8 @@ from typing import Any
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.reactive import reactive
-from textual.widgets import Header, TabbedContent
+from textual.reactive import Reactive, reactive
+from textual.widgets import TabbedContent
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
@@ -27,6 +27,7 @@ from toolsearch.toolsets import Workspace
 from . import services
 from .actions import AppActions
 from .activity import ActivityEntry, clip
+from .ahead import StatesAhead
 from .commands import TABS, ToolSearchCommands
 from .key_order import KeyOrder
 from .keys import KEYS_BINDINGS, FocusEdge, QuietTabPane
@@ -40,6 +41,7 @@ from .messages import (
     WorkspaceFailed,
     WorkspaceLoaded,
 )
+from .prepare import last_input_of
 from .recall_view import RecallStep, RecallView, default_query_file
 from .search_view import SearchView, search_view
 from .speed import AppSpeedups
@@ -48,6 +50,7 @@ from .view import ExactCounts, exact_counts
 from .widgets.feed import ActivityFeed
 from .widgets.footer import KeyFooter
 from .widgets.gauges import GaugesPane
+from .widgets.header import QuietHeader
 from .widgets.lazy_pane import LazyPane
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
@@ -58,6 +61,8 @@ from .widgets.tuning import TuningPane
 
 MAX_ACTIVITY = 500
 EXACT_DELAY = 0.3
+SEARCH_DELAY = 0.1
+"""Seconds after a change before the shown query is searched again."""
 NARROW = 100
 
 
@@ -87,6 +92,9 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
     recall: reactive[RecallView | None] = reactive(None, init=False, repaint=False)
     recall_step: reactive[RecallStep | None] = reactive(None, init=False, repaint=False)
     query_file: reactive[str] = reactive("", init=False, repaint=False)
+    # the subtitle names the tier: its header repaints itself (Textual's own repaints the
+    # whole screen, 5-12 ms of a tuning change that moves the tier)
+    sub_title: Reactive[str] = Reactive("", compute=False, repaint=False)
 
     def __init__(self, sources: Sequence[str] = (), *, workspace: Workspace | None = None,
                  context: int | None = None, profile: str = "seed", theme: str | None = None,
@@ -108,8 +116,10 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
         self._exact_enabled = exact
         self._exact_delay = exact_delay
         self._exact_timer: Any = None
+        self._search_timer: Any = None
         self._seq = 0
         self.key_order = KeyOrder(self)  # keys in the order typed, also in a burst
+        self.states_ahead = StatesAhead(self, last_input_of(self))  # `a`/`s` worked out ahead
         self._initial: SessionState | None = None
         self._query: tuple[str, bool] = ("", False)
         self.overrides: dict[str, Any] = {}  # tools.tool_search keys the operator changed
@@ -134,7 +144,7 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
         return slot_defaults(self.current_theme)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield QuietHeader()
         yield GaugesPane(id="gauges").data_bind(session=ToolSearchApp.session,
                                                 exact=ToolSearchApp.exact)
         with TabbedContent(id="main-tabs"):
@@ -245,6 +255,14 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
                 self._exact_timer = self.set_timer(self._exact_delay, self._count_exact)
             else:
                 self.call_later(self._count_exact)
+        if self._query[0]:  # searched again once the change rests: a search thread started
+            # inside a key competed with it for the interpreter (a Tuning digit +20-40 ms)
+            if self._search_timer is not None:
+                self._search_timer.stop()
+            self._search_timer = self.set_timer(SEARCH_DELAY, self._search_again)
+
+    def _search_again(self) -> None:
+        self._search_timer = None
         if self._query[0]:
             self._run_search(*self._query)
 
@@ -275,6 +293,10 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
     @on(ServersPane.ScopeToggled)
     def _scope(self, message: ServersPane.ScopeToggled) -> None:
         self.action_toggle_scope(message.toolset)
+
+    @on(ServersPane.ServerHighlighted)
+    def _server_highlighted(self, message: ServersPane.ServerHighlighted) -> None:
+        self.states_ahead.want(message.toolset)
 
     @on(TuningPane.ValueChanged)
     def _tuned(self, message: TuningPane.ValueChanged) -> None:

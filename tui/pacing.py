@@ -15,7 +15,7 @@ app's default screen is a :class:`PacedScreen`).
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual._time import get_time, sleep
 from textual.constants import MAX_FPS
@@ -26,6 +26,8 @@ from textual.widget import Widget
 from textual.widgets import TabbedContent
 from textual.widgets._tabbed_content import ContentTabs
 from textual.widgets._tabs import Underline
+
+from .banding import BandedCompositor
 
 FRAME_S = 1 / MAX_FPS
 """The shortest time between the starts of two frames (Textual's own: ``TEXTUAL_FPS``)."""
@@ -84,6 +86,10 @@ class PacedFrames(_Base):
 
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     _pacer: FramePacer | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._compositor = BandedCompositor()  # frames draw the changed bands (tui/banding.py)
 
     @property
     def _update_timer(self) -> Timer:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from toolsearch.classify import Status, def_name
 from toolsearch.session import SessionState
@@ -61,7 +62,7 @@ def defs_tokens(defs: object) -> int:
         if held is defs:
             return total
     total = estimate_tokens_from_schemas(defs)
-    _summed[:] = [(defs, total), *_summed[:7]]
+    _summed[:] = [(defs, total), *_summed[:15]]  # a session's 4 tuples, and 2 states' ahead
     return total
 
 
@@ -161,8 +162,10 @@ def exact_counts(session: SessionState, key: int) -> ExactCounts:
 # --------------------------------------------------------------------------- tools
 
 
-@dataclass(frozen=True)
-class ToolRow:
+class ToolRow(NamedTuple):
+    """One tool's row (a named tuple: a change that alters every row builds ~5,000 of them,
+    4x faster than a frozen dataclass)."""
+
     name: str
     status: str
     rule: str

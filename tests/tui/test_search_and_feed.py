@@ -182,3 +182,20 @@ async def test_the_app_uses_the_sessions_bridge_and_the_feed_its_summary(make_ap
         reply = await app.dispatch("tool_describe", {"names": ["mcp__firecrawl__scrape"]})
         await settle(pilot)
         assert app.activity[-1].note == "1 described, 0 not found, 0 rejected"
+
+
+async def test_the_query_is_searched_again_after_a_tuning_key(make_app):
+    """A key that changes the session searches the shown query again once the change rests
+    (not inside the key): the hits follow search_default_limit typed in Tuning."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("4", "slash", *"tweet post search", "enter")
+        await settle(pilot)
+        pane = app.query_one(SearchPane)
+        assert pane.query_one("#hits-table-seed", DataTable).row_count == 5
+        # search_default_limit: the fifth field from the pane's first control
+        await pilot.press("escape", "6", *["tab"] * 5, "ctrl+u", "2", "escape", "4")
+        await settle(pilot)
+        assert app.session.config.search_default_limit == 2
+        assert pane.query_one("#hits-table-seed", DataTable).row_count == 2

