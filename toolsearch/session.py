@@ -170,9 +170,12 @@ class SessionState:
         split = self.assembly.classification
         return exact_tokens_from_schemas(split.deferrable) if split else 0
 
-    def explain(self, name: str) -> Explanation:
-        """Why *name* is visible, deferred, dropped or unknown, and what would change it."""
+    def explain(self, name: str, *, advice: bool = True) -> Explanation:
+        """Why *name* is visible, deferred, dropped or unknown, and (unless *advice* is False:
+        for a deferred tool it takes 10-20 ms at 4,900 tools) what would change it."""
         found = self._explain(name.strip())
+        if not advice:
+            return found
         return replace(found, advice=tool_advice(self, found.name, found.status, found.toolset))
 
     def _explain(self, name: str) -> Explanation:

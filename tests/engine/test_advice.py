@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from toolsearch.advice import closest_names, keep_visible, server_advice
@@ -69,6 +71,15 @@ def test_explain_json_carries_the_advice() -> None:
     assert data["did_you_mean"] == []
     visible = state.explain("terminal").as_json()
     assert visible["would_list_full_at"] is None and visible["keep_visible"] is None
+
+
+def test_explain_without_advice_is_the_same_explanation_less_the_advice() -> None:
+    state = SessionState.from_workspace(_workspace(), overrides={"listing_max_tokens": 200})
+    for name in ("mcp__alpha__action_3", "terminal", "nope"):
+        full, bare = state.explain(name), state.explain(name, advice=False)
+        assert bare.advice is None
+        assert dataclasses.replace(full, advice=None) == bare
+    assert state.explain("mcp__alpha__action_3").advice is not None
 
 
 def test_keep_visible_under_latest_names_the_defer_list() -> None:

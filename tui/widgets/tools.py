@@ -237,7 +237,7 @@ class ToolsPane(CatchUpWhenShown, Vertical):
             found = session.explain(name)
             self._explained[name] = found
             return found
-        bare = session._explain(name)  # as explain(), less the advice
+        bare = session.explain(name, advice=False)
         if bare.status != "deferred":  # no server advice for it: cheap
             found = replace(bare, advice=tool_advice(session, bare.name, bare.status,
                                                      bare.toolset))
