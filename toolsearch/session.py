@@ -174,8 +174,10 @@ class SessionState:
         """Why *name* is visible, deferred, dropped or unknown, and (unless *advice* is False:
         for a deferred tool it takes 10-20 ms at 4,900 tools) what would change it."""
         found = self._explain(name.strip())
-        if not advice:
-            return found
+        return self.advised(found) if advice else found
+
+    def advised(self, found: Explanation) -> Explanation:
+        """*found* (from ``explain(name, advice=False)``) with what would change it."""
         return replace(found, advice=tool_advice(self, found.name, found.status, found.toolset))
 
     def _explain(self, name: str) -> Explanation:

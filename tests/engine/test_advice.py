@@ -79,6 +79,8 @@ def test_explain_without_advice_is_the_same_explanation_less_the_advice() -> Non
         full, bare = state.explain(name), state.explain(name, advice=False)
         assert bare.advice is None
         assert dataclasses.replace(full, advice=None) == bare
+    deferred = state.explain("mcp__alpha__action_3", advice=False)
+    assert state.advised(deferred) == state.explain("mcp__alpha__action_3")
     assert state.explain("mcp__alpha__action_3").advice is not None
 
 

@@ -8,8 +8,6 @@ assignment rather than thousands of ``DataTable.update_cell`` calls (STYLE §8).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,7 +17,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
-from toolsearch.advice import closest_names, tool_advice
+from toolsearch.advice import closest_names
 from toolsearch.session import Explanation, SessionState
 
 from ..key_order import focus_now
@@ -239,8 +237,7 @@ class ToolsPane(CatchUpWhenShown, Vertical):
             return found
         bare = session.explain(name, advice=False)
         if bare.status != "deferred":  # no server advice for it: cheap
-            found = replace(bare, advice=tool_advice(session, bare.name, bare.status,
-                                                     bare.toolset))
+            found = session.advised(bare)
             self._explained[name] = found
             return found
         if self._advice_timer is not None:
