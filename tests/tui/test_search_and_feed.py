@@ -199,3 +199,22 @@ async def test_the_query_is_searched_again_after_a_tuning_key(make_app):
         await settle(pilot)
         assert app.session.config.search_default_limit == 2
         assert pane.query_one("#hits-table-seed", DataTable).row_count == 2
+
+
+async def test_compare_at_80x24_shows_a_hit_in_every_profile_table(make_app):
+    """Keys only: with compare on in an 80x24 terminal the three tables are stacked; each must
+    have room for a hit below its header (a horizontal scrollbar once took the seed's)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("4", "c", "slash", *"scrape a web page", "enter")
+        await settle(pilot)
+        pane = app.query_one(SearchPane)
+        assert pane.compare
+        for profile in ("seed", "latest", "bm25f"):
+            table = pane.query_one(f"#hits-table-{profile}", DataTable)
+            assert table.display and table.row_count >= 1, profile
+            rows_shown = table.scrollable_content_region.height - table.header_height
+            assert rows_shown >= 1, (profile, table.size, table.scrollable_content_region)
+            head = pane.query_one(f"#hits-head-{profile}", Static)
+            assert head.size.height == 1, profile

@@ -30,6 +30,9 @@ COLUMNS: tuple[tuple[str, str, int], ...] = (
 QUERY_DELAY = 0.25
 SIDE_BY_SIDE = 150
 """Narrower than this, the two profiles' hits are stacked instead of side by side."""
+SHORT = 24
+"""Lower than this (the pane, in lines), the profiles compared one above the other keep each
+head to one line and drop the tables' horizontal scrollbar."""
 PROFILES = PROFILE_NAMES
 
 
@@ -81,6 +84,10 @@ class SearchPane(CatchUpWhenShown, Vertical):
     SearchPane .hits-column { width: 1fr; height: 1fr; }
     SearchPane .hits-head { height: auto; max-height: 5; padding: 0 1; }
     SearchPane DataTable { height: 1fr; }
+    SearchPane #search-hits.-short .hits-head {
+        max-height: 1; text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    SearchPane #search-hits.-short DataTable { scrollbar-size-horizontal: 0; }
     """
     BINDINGS = [
         Binding("slash", "focus_query", "Query", id="search.focus_query"),
@@ -122,6 +129,15 @@ class SearchPane(CatchUpWhenShown, Vertical):
 
     def on_resize(self) -> None:
         self.query_one("#search-hits").set_class(self.size.width < SIDE_BY_SIDE, "-stacked")
+        self._fit_short()
+
+    def _fit_short(self) -> None:
+        """Three tables stacked in a short pane (80x24): one line per head and no
+        horizontal scrollbar (Left/Right still scroll), or the seed table showed its header
+        and its scrollbar but no hit."""
+        hits = self.query_one("#search-hits")
+        hits.set_class(self.compare and hits.has_class("-stacked")
+                       and self.size.height < SHORT, "-short")
 
     @property
     def query_text(self) -> str:
@@ -189,6 +205,7 @@ class SearchPane(CatchUpWhenShown, Vertical):
         if not boxes:  # the app quit while this pane was mounting
             return
         compare = boxes.first(Checkbox).value
+        self._fit_short()
         for profile in PROFILES:
             for column in self.query(f"#hits-{profile}"):
                 column.display = compare or own is None and profile == "seed" or own == profile
