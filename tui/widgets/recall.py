@@ -77,7 +77,7 @@ class RecallPane(Vertical):
     RecallPane { height: 1fr; }
     RecallPane #recall-bar { height: auto; }
     RecallPane #recall-path { width: 1fr; }
-    RecallPane #recall-profile { width: 28; }
+    RecallPane #recall-profile { width: 28; margin-left: 1; }
     RecallPane #recall-bar Button { margin-left: 1; }
     RecallPane #recall-status { height: auto; max-height: 3; padding: 0 1; }
     RecallPane #recall-progress { height: 1; padding: 0 1; }
