@@ -896,9 +896,8 @@ def _vec(index: Index, term: tuple[str, str], params: Params,
         return found
     words = term_words(index, term)
     weight = term_weight(term, params)
-    if not words or not weight:
-        found = memo[key] = _empty()
-        return found
+    if not words or not weight:  # not memoised: a word the catalog lacks costs a look-up,
+        return _empty()          # and a stream of made-up words must not grow the memo
     docs, x, df = _x_and_df(index, words, params, memo)
     k1 = params.k1
     values = weight * idf(index.n, df) * (k1 + 1) * x / (k1 + x)
@@ -924,7 +923,9 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
     found: dict[int, float] | None = memo.get(term)
     if found is None:
         docs, values = _vec(index, term, params, memo)
-        found = memo[term] = dict(zip(docs.tolist(), values.tolist(), strict=True))
+        found = dict(zip(docs.tolist(), values.tolist(), strict=True))
+        if found:  # none for a term no doc holds (see _vec)
+            memo[term] = found
     return found
 
 
@@ -934,12 +935,17 @@ def _contributions(index: Index, term: tuple[str, str], params: Params,
 def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
     """Distinct ``("exact", word)`` and ``("stem", stem)`` terms of a query, in query order."""
     words: list[str] = []
-    for w in text_words(query):
+    mended = taken = 0
+    for w in dict.fromkeys(text_words(query)):  # a repeated word adds no term
         if w in STOPWORDS:
             continue
+        if taken == MAX_QUERY_WORDS:
+            break
+        taken += 1
         words.append(w)
-        if w not in index.vocab_set or (  # an indexed word is in one doc at least
-                QUERY_RUNON_DF > 0 and index.df(w) <= QUERY_RUNON_DF):
+        if mended < MAX_MENDED and (w not in index.vocab_set or (  # an indexed word is in
+                QUERY_RUNON_DF > 0 and index.df(w) <= QUERY_RUNON_DF)):  # one doc at least
+            mended += 1
             parts = split_runon(w, index.vocab_set)
             words.extend(parts or _typo_fix(index, w))
     terms: dict[tuple[str, str], None] = {}
@@ -987,6 +993,18 @@ def _synonym_mask(index: Index, term: tuple[str, str]) -> set[int]:
 
 MIN_TYPO = 5
 """Shortest query word that is read as a typo when the catalog lacks it (and its stem)."""
+MAX_QUERY_WORDS = 4096
+"""A query's first this many distinct content words are searched; the rest are dropped (the
+real query sets have at most 2,983, a pasted base64 image). Each word costs a few
+microseconds whether the catalog holds it or not: a 1 MB query stays well under a second."""
+MAX_MENDED = 64
+"""A query's first this many distinct words the catalog lacks are split (run-on) or read as
+typos; later ones are matched as they are. The real query sets have at most 16 such words but
+for one pasted base64 image (2,682); a 1 MB query of made-up words took 20 s, most of it
+typo look-ups."""
+TYPO_MEMO_MAX = 65536
+"""Typo answers kept per index (then forgotten and found again): a gateway's queries must not
+grow it without bound."""
 
 
 def _near_words(index: Index, word: str) -> set[str]:
@@ -1046,15 +1064,17 @@ def _typo_fix(index: Index, word: str) -> tuple[str, ...]:
     if (len(word) < MIN_TYPO or len(word) > MAX_PART or not word.isalpha()
             or not word.isascii()):
         return ()
-    key = ("typo", word)
-    found: tuple[str, ...] | None = index.memo.get(key)
+    memo: dict[str, tuple[str, ...]] = index.memo.setdefault("typos", {})
+    found = memo.get(word)
     if found is None:
         found = ()
         if word not in index.vocab_set and not stem_class(index, stem(word)):
             near = sorted(_near_words(index, word))
             if near:
                 found = (max(near, key=index.df),)
-        index.memo[key] = found
+        if len(memo) >= TYPO_MEMO_MAX:
+            memo.clear()
+        memo[word] = found
     return found
 
 

@@ -2,7 +2,7 @@
 reference oracle: tests/engine/test_bm25f_oracle.py checks the fast module ranks and explains
 exactly as this did. Not used by the engine. Two ranking changes made on purpose since then are
 reproduced here, written independently: the typo rule (:func:`_typo_fix`) and the verb
-synonyms (:func:`_synonym_terms`).
+synonyms (:func:`_synonym_terms`); so are the bounds on a query's words (:func:`query_terms`).
 
 Original docstring: Fielded BM25 (BM25F) over a catalog (SPEC §9).
 
@@ -503,11 +503,18 @@ def _typo_fix(index: Index, word: str) -> tuple[str, ...]:
 def query_terms(index: Index, query: str) -> tuple[tuple[str, str], ...]:
     """Distinct ``("exact", word)`` and ``("stem", stem)`` terms of a query, in query order."""
     words: list[str] = []
+    seen: set[str] = set()
+    budget = {"words": 4096, "mended": 64}  # bounds added since (MAX_QUERY_WORDS, MAX_MENDED)
     for w in text_words(query):
-        if w in STOPWORDS:
+        if w in seen or w in STOPWORDS:
             continue
+        seen.add(w)
+        if budget["words"] == 0:
+            break
+        budget["words"] -= 1
         words.append(w)
-        if w not in index.vocab_set or index.df(w) <= QUERY_RUNON_DF:
+        if budget["mended"] and (w not in index.vocab_set or index.df(w) <= QUERY_RUNON_DF):
+            budget["mended"] -= 1
             parts = split_runon(w, index.vocab_set)
             words.extend(parts or _typo_fix(index, w))
     terms: dict[tuple[str, str], None] = {}

@@ -14,6 +14,7 @@ from reference_impl import (
     ref_search,
 )
 
+from toolsearch import bm25
 from toolsearch.bm25 import FALLBACK_SCORE, K1, B, idf, search_catalog
 from toolsearch.catalog import build_catalog
 
@@ -267,3 +268,28 @@ def test_rank_of_is_the_position_in_an_unlimited_search(docs, query, profile):
     for entry in catalog.entries:
         position = next((i for i, h in enumerate(hits, 1) if h.name == entry.name), None)
         assert rank_of(catalog, query, entry.name) == position
+
+
+LONG_QUERY = st.lists(WORD, min_size=bm25.LONG_QUERY + 1, max_size=bm25.LONG_QUERY + 80).map(
+    " ".join)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(catalogs(), LONG_QUERY, st.integers(min_value=1, max_value=12))
+def test_a_long_query_scores_in_numpy_exactly_as_the_reference(defs, query, limit):
+    """Past LONG_QUERY tokens the scores are added in numpy: the same floats, hits and order
+    as the plain per-document reference (repeated tokens count again)."""
+    assert len(query.split()) > bm25.LONG_QUERY
+    assert as_triples(search(defs, query, limit)) == ref_search(defs, query, limit)
+
+
+def test_a_pasted_document_as_query_matches_the_reference_on_the_real_catalog():
+    defs, registry = load_real_catalogs()
+    catalog = build_catalog(defs, registry)
+    docs = ref_documents(defs)
+    pasted = " ".join(REAL_QUERIES) * 4 + " " + " ".join(
+        e.description or "" for e in catalog.entries[:40])
+    assert len(catalog.profile.tokenize(pasted)) > 4 * bm25.LONG_QUERY
+    expected = ref_search(defs, pasted, len(defs), docs=docs)
+    for limit in (5, 50, len(defs)):
+        assert as_triples(search_catalog(catalog, pasted, limit)) == expected[:limit]

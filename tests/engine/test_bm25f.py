@@ -74,6 +74,32 @@ def test_run_on_parts_and_typos_are_at_most_max_part_letters():
     assert not [t for t in bm25f.query_terms(index, "a" * 100_000) if t[1] in index.vocab_set]
 
 
+def test_a_query_s_words_are_bounded_and_made_up_words_leave_no_memo():
+    """Only the first MAX_MENDED distinct unknown words are read as typos or run-ons, only the
+    first MAX_QUERY_WORDS distinct content words are searched, and words the catalog lacks
+    leave nothing memoised (a 1 MB query of made-up words took 20 s and left 320,000
+    entries)."""
+    defs = [fdef("mcp__a__create_invoice", "Create an invoice for a customer."),
+            fdef("mcp__a__delete_invoice", "Delete an invoice."),
+            fdef("mcp__a__serverendpoint", "Set the endpoint.")]
+    index = bm25f.index_of(catalog(defs))
+    made_up = [f"zq{i:05d}x" for i in range(bm25f.MAX_MENDED)]
+    terms = bm25f.query_terms(index, " ".join(made_up) + " invoce")  # a typo, 65th unknown
+    assert ("exact", "invoice") not in terms
+    terms = bm25f.query_terms(index, " ".join(made_up[1:]) + " invoce")  # now the 64th
+    assert ("exact", "invoice") in terms
+    many = [f"w{i}" for i in range(bm25f.MAX_QUERY_WORDS)]
+    terms = bm25f.query_terms(index, " ".join(many + many) + " invoice")
+    assert ("exact", "w0") in terms and ("exact", many[-1]) in terms
+    assert ("exact", "invoice") not in terms  # the 4,097th distinct word
+    bm25f.search(index, "create invoice", 5)
+    before = sum(len(v) if isinstance(v, dict) else 1 for v in index.memo.values())
+    hits = bm25f.search(index, "invoice " + " ".join(f"made{i}up" for i in range(20_000)), 5)
+    assert hits and hits[0].name.endswith("invoice")
+    after = sum(len(v) if isinstance(v, dict) else 1 for v in index.memo.values())
+    assert after - before <= bm25f.MAX_MENDED + 20
+
+
 def test_a_run_on_parameter_name_is_found_by_its_words():
     defs = [fdef("mcp__x__configure", "Configure the thing.",
                  {"serverendpoint": {"type": "string"}}),
