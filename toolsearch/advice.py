@@ -222,6 +222,10 @@ def keep_visible(session: SessionState, name: str) -> str | None:
     return f"Only {off}: no other key keeps {kind} visible."
 
 
+NEAR_RATIO = 0.4
+"""The least similarity (difflib's ratio) a suggested name may have."""
+
+
 def closest_names(name: str, names: Iterable[str], limit: int = 3) -> list[str]:
     """The known tool names closest to *name* (for "did you mean"): a name whose last part
     ("scrape" of ``mcp__firecrawl__scrape``) sits inside the asked one's comes first."""
@@ -231,9 +235,14 @@ def closest_names(name: str, names: Iterable[str], limit: int = 3) -> list[str]:
     for candidate in dict.fromkeys(names):
         lowered = candidate.lower()
         own_tail = lowered.rsplit("__", 1)[-1]
-        ratio = difflib.SequenceMatcher(None, wanted, lowered).ratio()
+        matcher = difflib.SequenceMatcher(None, wanted, lowered)
+        # both quick ratios bound ratio() from above: a name that cannot reach the lower
+        # threshold is not compared in full (a pasted 120,000-character name took 30 s)
+        if matcher.real_quick_ratio() < NEAR_RATIO or matcher.quick_ratio() < NEAR_RATIO:
+            continue
+        ratio = matcher.ratio()
         inside = bool(own_tail) and (own_tail in tail or tail in own_tail)
-        if ratio >= 0.6 or inside and ratio >= 0.4:
+        if ratio >= 0.6 or inside and ratio >= NEAR_RATIO:
             scored.append((-int(inside), -ratio, candidate))
     return [c for _, _, c in sorted(scored)[:limit]]
 

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
+from pathlib import Path
 
 import pytest
 
 from toolsearch.advice import closest_names, keep_visible, server_advice
+from toolsearch.classify import def_name
 from toolsearch.session import SessionState
+from toolsearch.sources.catalog_file import load_catalog_file
 from toolsearch.toolsets import Toolset, ToolSpec, Workspace
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_catalogs"
 
 
 def _workspace() -> Workspace:
@@ -104,3 +110,33 @@ def test_did_you_mean_puts_the_same_last_part_first() -> None:
     data = state.explain("mcp__alpha__action_33").as_json()
     assert data["status"] == "unknown"
     assert "mcp__alpha__action_3" in data["did_you_mean"]
+
+
+def _closest_in_full(name, names, limit=3):
+    """closest_names without the quick bounds: every name compared in full."""
+    wanted, tail, scored = name.lower(), name.lower().rsplit("__", 1)[-1], []
+    for candidate in dict.fromkeys(names):
+        lowered = candidate.lower()
+        own_tail = lowered.rsplit("__", 1)[-1]
+        ratio = difflib.SequenceMatcher(None, wanted, lowered).ratio()
+        inside = bool(own_tail) and (own_tail in tail or tail in own_tail)
+        if ratio >= 0.6 or inside and ratio >= 0.4:
+            scored.append((-int(inside), -ratio, candidate))
+    return [c for _, _, c in sorted(scored)[:limit]]
+
+
+def test_closest_names_skips_hopeless_names_without_changing_the_answer(monkeypatch):
+    """The quick ratios only skip names that cannot reach the threshold: the same answer as
+    comparing every name in full; a pasted 120,000-character name is never compared in full
+    (it took 30 s)."""
+    state = SessionState.from_workspace(load_catalog_file(SAMPLES / "seed-demo.yaml"))
+    names = [def_name(d) for d in state.session_defs]
+    for asked in ("mcp__firecrawl__firecrawl_scrape", "scrape", "mcp__xactions__tweet",
+                  "firecrawl", "x", "mcp__firecrawl__scrpe", "home_timeline", "zzz", ""):
+        assert closest_names(asked, names) == _closest_in_full(asked, names), asked
+
+    def no_full_compare(self):
+        raise AssertionError("compared in full")
+
+    monkeypatch.setattr(difflib.SequenceMatcher, "ratio", no_full_compare)
+    assert closest_names("mcp__firecrawl__" + "s" * 120_000, names) == []
