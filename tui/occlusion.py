@@ -56,9 +56,10 @@ class OccludingCompositor(Compositor):
                 first = wanted[start][0]
                 strips = widget.render_lines(
                     Region(x - region.x, first - region.y, width, stop - start))
-                for (line_y, across), strip in zip(wanted[start:stop], strips):
+                for (line_y, across), strip in zip(wanted[start:stop], strips, strict=False):
                     line = chops[line_y]
-                    for cut, piece in zip(across, strip.divide([c - x for c in across[1:]])):
+                    pieces = strip.divide([c - x for c in across[1:]])  # one fewer than cuts
+                    for cut, piece in zip(across, pieces, strict=False):
                         if line.get(cut, 0) is None:
                             line[cut] = piece
                 start = stop
