@@ -1,11 +1,13 @@
-"""A tab's first show, once the app has had an idle moment to prepare it: one layout, and
-the Search hits already stacked or side by side for the pane's width."""
+"""A tab's first show, once the app has had an idle moment to prepare it: one layout, the
+widgets' styles already worked out (and the same as worked out afresh), and the Search hits
+already stacked or side by side for the pane's width."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from textual.screen import Screen
+from textual.widget import Widget
 from tui_helpers import settle
 
 PREPARED_S = 2.0
@@ -52,3 +54,23 @@ async def test_search_hits_side_by_side_when_wide(make_app):
         await settle(pilot)
         assert hits.has_class("-stacked")
         assert seed.region.bottom <= latest.region.y
+
+
+async def test_hidden_tabs_have_their_styles_worked_out_ahead(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(PREPARED_S)
+        widgets = list(app.query_one("#tab-tuning").walk_children(Widget, with_self=True))
+        assert len(widgets) > 30 and all(w._visual_style is not None for w in widgets)
+        ahead = [w.visual_style for w in widgets]
+        for widget in widgets:
+            widget.notify_style_update()  # dropped: worked out again below
+        assert [w.visual_style for w in widgets] == ahead
+        app.theme = "textual-light"  # a restyle drops them: the first show works them out
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        fresh = [w.visual_style for w in widgets]
+        for widget in widgets:
+            widget.notify_style_update()
+        assert [w.visual_style for w in widgets] == fresh != ahead

@@ -3,7 +3,8 @@
 The app draws less than Textual would after a tab switch: covered widgets are not rendered
 (tui/occlusion.py), changed lines are drawn band by band (tui/banding.py), and widgets that
 ask for a repaint during a frame's layout join that frame instead of one of their own
-(tui/pacing.py). Here every frame the app draws is applied, cell by cell, to a model of the
+(tui/pacing.py), and hidden tabs have their widgets' styles worked out ahead
+(tui/prepare.py). Here every frame the app draws is applied, cell by cell, to a model of the
 terminal; after keys that switch tabs (first shows and tabs shown before), open the key map,
 move cursors and edit a field, the model must hold what a full redraw from scratch shows,
 characters and styles.
@@ -49,10 +50,12 @@ class Terminal:
 
 
 def _from_scratch(app: Any) -> list[list[Cell]]:
-    """The screen drawn again with every cache dropped, as cells."""
+    """The screen drawn again with every cache dropped (styles worked out again too), as
+    cells."""
     for widget in app.screen.walk_children(with_self=True):
         if isinstance(widget, BigTable):
             widget._lines.clear()
+        widget.notify_style_update()
         widget.refresh()
     lines = []
     for strip in app.screen._compositor.render_strips():
@@ -87,6 +90,7 @@ async def test_the_terminal_holds_a_full_redraw_after_tab_switches(make_app, mon
     monkeypatch.setattr(App, "_display", sent)
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(2.0)  # the hidden tabs laid out and styled ahead (tui/prepare.py)
         await _same(pilot, terminal)
         for key in ("2", "3", "4", "5", "7", "1", "2", "3", "4", "5", "7", "1"):
             await pilot.press(key)
