@@ -102,6 +102,9 @@ class HiddenTabs:
             return  # every hidden tab laid out and styled once: done
         self._running = True
         if not active.region:
+            if tabs.region:  # a tab just switched to, not laid out yet: again later
+                tabs.set_timer(STEP_S, self.step)
+                return
             self._running = False  # not on screen: started again when it is
             return
         if app.screen is not tabs.screen or time.monotonic() - self.last_input() < IDLE_S:
