@@ -187,6 +187,7 @@ class AppActions(_Base):
             self.set_timer(PREPARE_S, self._prepare_help)
         else:
             prepare_help(self, lambda: keys.key_map(self))
+            keys.find_main_widgets(self)
             HiddenTabs(self.query_one("#main-tabs", TabbedContent), last_input_of(self)).start()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

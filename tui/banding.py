@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from textual._compositor import ChopsUpdate, Compositor
+from textual._compositor import ChopsUpdate
 from textual.geometry import Region
 from textual.strip import Strip
+
+from .occlusion import OccludingCompositor
 
 
 def bands(regions: Iterable[Region]) -> list[Region]:
@@ -34,8 +36,9 @@ def bands(regions: Iterable[Region]) -> list[Region]:
     return out
 
 
-class BandedCompositor(Compositor):
-    """A compositor whose partial frames render each band of changed lines on its own."""
+class BandedCompositor(OccludingCompositor):
+    """A compositor whose partial frames render each band of changed lines on its own (and
+    never what other widgets cover: tui/occlusion.py)."""
 
     def render_partial_update(self) -> ChopsUpdate | None:
         screen = self.size.region

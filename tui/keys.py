@@ -71,6 +71,14 @@ def main_widget(app: App[object], tab: str) -> Widget | None:
 _found: WeakKeyDictionary[object, dict[str, tuple[Widget, ...]]] = WeakKeyDictionary()
 
 
+def find_main_widgets(app: App[object]) -> None:
+    """Look every tab's main widget up once, before its tab is first shown (the app calls
+    this once the panes have mounted): the first look-up walks every node, 2-4 ms of a
+    first show at 4,900 tools."""
+    for tab in MAIN_WIDGET:
+        main_widget(app, tab)
+
+
 def _matches(app: App[object], selector: str) -> tuple[Widget, ...]:
     """The widgets of the current screen matching *selector*, remembered once found (a
     query walks every node: ~5 ms at each tab switch). Panes mount whole and stay, so a

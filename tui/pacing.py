@@ -91,6 +91,23 @@ class PacedFrames(_Base):
         super().__init__(*args, **kwargs)
         self._compositor = BandedCompositor()  # frames draw the changed bands (tui/banding.py)
 
+    def _compositor_refresh(self) -> None:
+        """Draw a frame, with the widgets that asked for a repaint since the frame's changes
+        were collected: a layout gives the shown widgets their sizes, and a scrollable
+        widget whose size changed repaints its scrollbars then. Textual would draw those
+        in a frame of its own, an interval later (3-5 ms after a tab switch's first frame,
+        which already showed them as they are); here they join this frame, and a change
+        made after it asks for a repaint again."""
+        app = self.app
+        if self is app.screen and not app.is_inline:
+            late = {widget for widget in self._compositor.visible_widgets
+                    if widget._repaint_required}
+            if late:
+                for widget in late:
+                    widget._repaint_required = False
+                self._compositor.update_widgets(late)
+        super()._compositor_refresh()
+
     @property
     def _update_timer(self) -> Timer:
         pacer = self._pacer

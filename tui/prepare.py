@@ -5,7 +5,9 @@ containers and works out every auto-sized widget's box (Tuning: ~70 widgets in 1
 rows, 30-50 ms of a 100-150 ms first show at 4,900 tools). The arrangements are cached per
 widget and size, so the hidden tabs are arranged here ahead of time, one tab per step, while
 no key, mouse event or new session has come for :data:`IDLE_S`: their first show then finds
-the layout work done. Nothing is drawn: the arrangement runs on a throwaway compositor whose
+the layout work done; a further step per tab works out each widget's visual style (the
+colours its ancestors give it), which Textual keeps until the widget is restyled. Nothing is
+drawn: the arrangement runs on a throwaway compositor whose
 map is dropped (the screen's own compositor is not touched); only the widgets' sizes are set,
 to what the first show gives them. The app does this for its main tabs once the panes have
 mounted, the Listing pane for its hidden forms (filling their text first) each time it is
@@ -30,6 +32,16 @@ STEP_S = 0.05
 """Seconds between steps (each lays out one hidden tab: at most ~20 ms, once)."""
 PASSES = 3
 """At most this many passes per tab (until no widget's size changes)."""
+
+
+def style_ahead(pane: Widget) -> None:
+    """Work out the visual style of every widget in *pane* (the background and colour its
+    ancestors give it), as its first frame would: a first show of Tuning spent ~10 ms of its
+    render on these for ~60 widgets. Textual keeps each until the widget is restyled (any
+    restyle, its own or an ancestor's passed down, drops it), so a style worked out here is
+    the one the first frame would work out."""
+    for widget in pane.walk_children(Widget, with_self=True):
+        widget.visual_style  # noqa: B018 (computed and kept by Textual)
 
 
 def arrange_ahead(pane: Widget, size: Any) -> bool:
@@ -59,6 +71,7 @@ class HiddenTabs:
         self.last_input = last_input
         self.before = before
         self._done: set[str] = set()
+        self._styled: set[str] = set()
         self._passes: dict[str, int] = {}
         self._running = False
 
@@ -71,6 +84,7 @@ class HiddenTabs:
     def again(self) -> None:
         """The hidden panes' content changed: prepare them again."""
         self._done.clear()
+        self._styled.clear()
         self._passes.clear()
         self.start()
 
@@ -81,16 +95,25 @@ class HiddenTabs:
         if app._exit or not tabs.is_attached or not app.screen_stack:
             return  # closing
         active = tabs.active_pane
-        pending = [pane for pane in _panes(tabs)
-                   if pane is not active and pane.id not in self._done]
-        if not pending or active is None:
-            return  # every hidden tab laid out once: done
+        hidden = [pane for pane in _panes(tabs) if pane is not active]
+        pending = [pane for pane in hidden if pane.id not in self._done]
+        unstyled = [pane for pane in hidden if pane.id not in self._styled]
+        if not (pending or unstyled) or active is None:
+            return  # every hidden tab laid out and styled once: done
         self._running = True
         if not active.region:
+            if tabs.region:  # a tab just switched to, not laid out yet: again later
+                tabs.set_timer(STEP_S, self.step)
+                return
             self._running = False  # not on screen: started again when it is
             return
         if app.screen is not tabs.screen or time.monotonic() - self.last_input() < IDLE_S:
             tabs.set_timer(STEP_S, self.step)  # busy: try again later
+            return
+        if not pending:  # laid out: its styles, in a step of their own
+            self._styled.add(unstyled[0].id or "")
+            style_ahead(unstyled[0])
+            tabs.set_timer(STEP_S, self.step)
             return
         pane = pending[0]
         key = pane.id or ""
