@@ -17,6 +17,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.reactive import Reactive, reactive
+from textual.screen import Screen
 from textual.widgets import TabbedContent
 from textual.worker import get_current_worker
 
@@ -189,7 +190,11 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
             self._after_install()
 
     def on_resize(self) -> None:
-        self.screen.set_class(0 < self.size.width < NARROW, "-narrow")
+        self.fit_width(self.size.width, self.screen)
+
+    def fit_width(self, width: int, screen: Screen[Any]) -> None:
+        """The narrow layout (``-narrow`` on the app's screen) below NARROW columns."""
+        screen.set_class(0 < width < NARROW, "-narrow")
 
     # -- loading ---------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual._time import get_time, sleep
 from textual.constants import MAX_FPS
 from textual.reactive import Reactive
@@ -122,6 +123,13 @@ class PacedFrames(_Base):
 
 class PacedScreen(PacedFrames, Screen[object]):
     """The app's default screen."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A terminal resized after launch reaches the screen, not the app's own handler:
+        the app's width-dependent layout (``fit_width``) follows it."""
+        fit = getattr(self.app, "fit_width", None)
+        if fit is not None:
+            fit(event.size.width, self)
 
 
 def underline_now(tabs: TabbedContent) -> None:

@@ -156,3 +156,26 @@ async def test_usable_at_80_by_24(make_app):
             pane = tabs.active_pane
             assert pane is not None and pane.region.height >= 8
         assert app.screen.has_class("-narrow")
+
+
+async def test_a_terminal_resized_after_launch_gets_the_narrow_layout(make_app):
+    """The narrow layout (below 100 columns) follows a resize after launch, not only the
+    size at launch: Tuning's fields take their narrow width at 80x24 (they kept the wide
+    width, and each note wrapped onto two lines)."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not app.screen.has_class("-narrow")
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        assert app.screen.has_class("-narrow")
+        field = app.screen.query(".tune-field").first()
+        assert field.size.width == 14
+        note = app.screen.query(".tune-note").first()
+        assert note.size.height == 1
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert not app.screen.has_class("-narrow")
+        assert field.size.width == 24
