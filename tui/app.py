@@ -189,9 +189,6 @@ class ToolSearchApp(AppSpeedups, AppActions, App[None]):
             self.watch_session(self.session)
             self._after_install()
 
-    def on_resize(self) -> None:
-        self.fit_width(self.size.width, self.screen)
-
     def fit_width(self, width: int, screen: Screen[Any]) -> None:
         """The narrow layout (``-narrow`` on the app's screen) below NARROW columns."""
         screen.set_class(0 < width < NARROW, "-narrow")

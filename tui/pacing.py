@@ -125,8 +125,9 @@ class PacedScreen(PacedFrames, Screen[object]):
     """The app's default screen."""
 
     def on_resize(self, event: events.Resize) -> None:
-        """A terminal resized after launch reaches the screen, not the app's own handler:
-        the app's width-dependent layout (``fit_width``) follows it."""
+        """The screen is sent the terminal's size at launch and after every resize (the
+        app's own resize handler ran at launch only): the app's width-dependent layout
+        (``fit_width``) follows it."""
         fit = getattr(self.app, "fit_width", None)
         if fit is not None:
             fit(event.size.width, self)
