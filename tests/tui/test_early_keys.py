@@ -4,7 +4,10 @@ NoMatches for the Listing pane)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from textual.widget import AwaitMount, Widget
 from textual.widgets import TabbedContent
 from tui_helpers import settle
 
@@ -66,3 +69,28 @@ async def test_digit_and_slash_in_one_burst_reach_the_filter() -> None:
         field = app.focused
         assert isinstance(field, Input) and field in app.query_one(ToolsPane).query(Input)
         assert field.value == "t1"
+
+
+@pytest.mark.parametrize("pane", ["ToolsPane", "ListingPane", "SearchPane", "ActivityFeed",
+                                  "TuningPane", "RecallPane"])
+async def test_a_quit_while_a_pane_is_mounting_exits_cleanly(
+        pane: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl+Q in the first half second can arrive while a tab's pane is being mounted. Its
+    children are pruned before its own start-up work runs; that once ended the app with a
+    NoMatches traceback and exit code 1 (seen in CI: Listing; five of the six panes did)."""
+    app = ToolSearchApp(workspace=_workspace(), exact=False)
+    mount = Widget.mount
+    quits: list[str] = []
+
+    def mount_then_quit(self: Widget, *widgets: Widget, **kwargs: Any) -> AwaitMount:
+        started = mount(self, *widgets, **kwargs)
+        if any(type(w).__name__ == pane for w in widgets) and not quits:
+            quits.append(pane)
+            app.exit()  # what Ctrl+Q does, now, with the mount under way
+        return started
+
+    monkeypatch.setattr(Widget, "mount", mount_then_quit)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(1.0)
+    assert quits == [pane]  # the quit did land mid-mount
+    assert app.return_code == 0
