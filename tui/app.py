@@ -53,7 +53,7 @@ from .widgets.feed import ActivityFeed
 from .widgets.footer import KeyFooter
 from .widgets.gauges import GaugesPane
 from .widgets.header import QuietHeader
-from .widgets.lazy_pane import LazyPane
+from .widgets.lazy_pane import LazyPane, QuitAfterMounts
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
@@ -68,7 +68,7 @@ SEARCH_DELAY = 0.1
 NARROW = 100
 
 
-class ToolSearchApp(AppSpeedups, AppActions, App[None]):
+class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "toolsearch"
     COMMANDS = App.COMMANDS | {ToolSearchCommands}

@@ -75,9 +75,10 @@ async def test_digit_and_slash_in_one_burst_reach_the_filter() -> None:
                                   "TuningPane", "RecallPane"])
 async def test_a_quit_while_a_pane_is_mounting_exits_cleanly(
         pane: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ctrl+Q in the first half second can arrive while a tab's pane is being mounted. Its
-    children are pruned before its own start-up work runs; that once ended the app with a
-    NoMatches traceback and exit code 1 (seen in CI: Listing; five of the six panes did)."""
+    """Ctrl+Q in the first half second can arrive while a tab's pane is being mounted. Pruned
+    before it composed, the pane's start-up work found no children: a NoMatches traceback
+    and exit code 1 (seen in CI: Listing; five of the six panes did). The quit now waits
+    for the mount's end."""
     app = ToolSearchApp(workspace=_workspace(), exact=False)
     mount = Widget.mount
     quits: list[str] = []
