@@ -16,6 +16,10 @@ else:
     _Base = object
 
 
+HOLD_MAX_S = 2.0
+"""The longest a quit waits for a tab pane's mount (one takes tens of milliseconds)."""
+
+
 class QuitAfterMounts(_Base):
     """Mixin for the app (before ``App`` in the bases): a quit waits while a tab pane is half
     mounted. A quit in the first half second can land during a :class:`LazyPane`'s mount;
@@ -28,6 +32,8 @@ class QuitAfterMounts(_Base):
     def exit(self, result: None = None, return_code: int = 0,
              message: RenderableType | None = None) -> None:
         if self.panes_mounting:
+            if self.exit_held is None:  # a mount that never ends must not keep the app open
+                self.set_timer(HOLD_MAX_S, self._exit_held)
             self.exit_held = (result, return_code, message)  # carried out by pane_mounted
             return
         super().exit(result, return_code, message)
@@ -35,7 +41,11 @@ class QuitAfterMounts(_Base):
     def pane_mounted(self) -> None:
         """A tab pane finished mounting: carry out a quit held meanwhile."""
         self.panes_mounting -= 1
-        if not self.panes_mounting and self.exit_held is not None:
+        if not self.panes_mounting:
+            self._exit_held()
+
+    def _exit_held(self) -> None:
+        if self.exit_held is not None:
             held, self.exit_held = self.exit_held, None
             super().exit(*held)
 
