@@ -82,6 +82,9 @@ class KeyOrder:
             check = app._check_bindings  # the lookup Textual makes when the key comes back
             return await check(event.key, priority=True) or await check(event.key)
         if not event.is_printable:  # goes the usual way; the keys after it wait
+            if await app._check_bindings(event.key, priority=True):
+                return True  # Ctrl+Q, Ctrl+P: Textual runs these itself and never forwards
+                # them, so they would never come back (the keys after waited a second)
             self._held, self._waiting_for, self._focus_before = [], event, focused
             self._timer = app.set_timer(LONGEST_WAIT_S, self._release)
         return False
@@ -112,5 +115,7 @@ class KeyOrder:
             self._timer.stop()
             self._timer = None
         held, self._held, self._waiting_for = self._held or [], None, None
+        if self.app._exit:
+            return  # quitting: a key replayed now would reach panes already taken down
         for key in held:  # back through the intake, in order (the first may hold the rest)
             self.app.post_message(events.Key(key.key, key.character))

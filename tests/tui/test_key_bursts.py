@@ -106,3 +106,20 @@ async def test_a_number_field_reached_in_the_same_burst_as_its_tab_shows_its_val
         assert app.session is not None
         assert field.value == f"{app.session.config.threshold_pct:g}"
         assert not app.overrides  # filling a field is not the operator's change
+
+
+async def test_keys_after_ctrl_p_inside_the_palette_are_not_kept_waiting() -> None:
+    """Ctrl+P with the palette's field under the cursor is a priority binding: Textual runs it
+    and never hands it to the field, so it never came back, and the keys after it waited a
+    full second (typed into the palette late, or replayed after a quit into a palette
+    already taken down: a NoMatches traceback)."""
+    from textual.command import CommandInput
+
+    app = ToolSearchApp(workspace=fixture_workspace(), exact=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press("ctrl+p", "x")  # Pilot waits until the screen has handled the keys
+        assert app.screen.query_one(CommandInput).value == "x"  # not a second later
+        await pilot.press("down", "ctrl+q")
+    assert app.return_code == 0
