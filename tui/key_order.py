@@ -77,6 +77,8 @@ class KeyOrder:
             self._held.append(event)
             return True
         app = self.app
+        if app._exit or not app.screen_stack:
+            return True  # quitting: nothing is left to take a key
         focused = app.focused
         if not takes_typing(focused):
             check = app._check_bindings  # the lookup Textual makes when the key comes back
