@@ -34,6 +34,31 @@ async def test_tool_error_is_not_ok_with_its_text(marker: str) -> None:
     assert not result.ok and "exploded: kaput" in result.error
 
 
+async def test_a_reply_carrying_a_configured_secret_is_masked_and_nothing_else(
+        marker: str) -> None:
+    """A tool can echo a server's own secret (the reference `everything` server's get-env
+    returns its environment). The app's feed and `toolsearch call` show replies, so every
+    configured secret is masked there, in every printed form; the rest of the reply (URLs,
+    `key=value` text, token-shaped words) is the tool's data and stays as it was."""
+    import json
+
+    secret = "sk-live-Pl41nSecretValue"  # under a harmless env name, found by its shape
+    other = "Zq9-other-server-token-77"
+    executor = await _executor_for(
+        script_server("demo", "demo_server", marker=marker, env={"MY_VAR": secret}),
+        script_server("other", "demo_server", marker=marker, env={"OTHER_TOKEN": other}))
+    data = ("https://example.com/files/a1b2c3d4e5f6g7h8i9/x password=hunter2 "
+            "ghp_abcdefgh12345678")
+    message = f"{secret} {json.dumps(secret)} {other} {data}"
+    result = await executor.execute("mcp__demo__echo", {"message": message})
+    shown = json.dumps(result.content)
+    assert result.ok
+    assert secret not in shown and other not in shown
+    assert result.content == {"result": f"*** \"***\" *** {data}"}
+    plain = await executor.execute("mcp__demo__echo", {"message": data})
+    assert plain.content == {"result": data}
+
+
 async def test_unknown_names_are_errors_not_exceptions(marker: str) -> None:
     executor = await _executor_for(script_server("demo", "demo_server", marker=marker))
     missing_tool = await executor.execute("mcp__demo__nope", {})

@@ -25,6 +25,7 @@ from .live import (
     list_all_tools,
     open_client,
 )
+from .redact import scrub_known
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "ExecutionResult", "LiveExecutor", "execute_sync",
            "live_executor", "result_content"]
@@ -125,11 +126,16 @@ class LiveExecutor:
         except Exception as exc:  # noqa: BLE001 - a failed call is a result, not a crash
             return ExecutionResult(False, None, describe_failure(exc, config, timeout=limit,
                                                                  sdk_log=sdk_log))
-        content = result_content(result)
+        # a reply can carry a server's own secret (a tool that echoes its environment): the
+        # app's feed and `toolsearch call` show replies, so every configured secret is masked
+        content = scrub_known(result_content(result), self._secrets())
         if getattr(result, "is_error", False):
             text = content if isinstance(content, str) else json.dumps(content)
             return ExecutionResult(False, content, config.redact(text) or "tool reported an error")
         return ExecutionResult(True, content)
+
+    def _secrets(self) -> tuple[str, ...]:
+        return tuple(s for c in self._servers.values() for s in c.secrets())
 
     async def call(self, name: str, arguments: Mapping[str, Any]) -> ExecutionResult:
         """Alias of :meth:`execute`."""

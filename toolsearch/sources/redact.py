@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 REDACTED = "***"
@@ -104,13 +105,40 @@ def looks_secret(value: str) -> bool:
         bool(_TOKEN_SHAPES.fullmatch(value))
 
 
+def _known_forms(secrets: Iterable[str]) -> list[str]:
+    forms = {form for s in secrets if s and len(s) >= MIN_SECRET_LEN for form in secret_forms(s)}
+    return sorted(forms, key=len, reverse=True)
+
+
+def scrub_known(value: Any, secrets: Iterable[str]) -> Any:
+    """*value* (JSON-able: a tool's reply) with every known secret value replaced, in every
+    printed form, and nothing else changed: unlike :func:`redact_text`, a reply keeps its
+    URLs, ``key=value`` text and token-shaped words, which are the tool's data."""
+    forms = _known_forms(secrets)
+    if not forms:
+        return value
+
+    def scrub(v: Any) -> Any:
+        if isinstance(v, str):
+            for form in forms:
+                if form in v:
+                    v = _replace_secret(v, form)
+            return v
+        if isinstance(v, Mapping):
+            return {scrub(k): scrub(x) for k, x in v.items()}
+        if isinstance(v, list | tuple):
+            return [scrub(x) for x in v]
+        return v
+
+    return scrub(value)
+
+
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
     """Scrub *text*: every known secret value in every printed form, bearer tokens, URL
     credentials and path tokens, ``key=value`` pairs with a secret-looking key, and
     well-known token shapes. Redact *before* cutting or folding a line, never after."""
     out = str(text)
-    forms = {form for s in secrets if s and len(s) >= MIN_SECRET_LEN for form in secret_forms(s)}
-    for form in sorted(forms, key=len, reverse=True):
+    for form in _known_forms(secrets):
         out = _replace_secret(out, form)
     out = _URL_IN_TEXT.sub(
         lambda m: m.group("pre") + _redact_url_path(m.group("scheme") + m.group("rest")), out)
