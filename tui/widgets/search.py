@@ -21,6 +21,7 @@ from toolsearch.profiles import PROFILE_NAMES
 from ..key_order import focus_now
 from ..messages import PaneMessage
 from ..search_view import ProfileHits, SearchView
+from .bounded_input import BoundedInput
 from .sortable import SortableTable
 from .visibility import CatchUpWhenShown, is_shown
 
@@ -29,6 +30,8 @@ COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("Note", "note", 10),
 )
 QUERY_DELAY = 0.25
+QUERY_MAX = 4096
+"""Characters the query field holds (a model's tool_search query is a phrase: tens)."""
 SIDE_BY_SIDE = 150
 """Narrower than this, the two profiles' hits are stacked instead of side by side."""
 SHORT = 24
@@ -109,8 +112,8 @@ class SearchPane(CatchUpWhenShown, Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
-            yield Input(placeholder="tool_search query, e.g. 'scrape a web page'",
-                        id="search-query", compact=True)
+            yield BoundedInput(placeholder="tool_search query, e.g. 'scrape a web page'",
+                               id="search-query", compact=True, limit=QUERY_MAX)
             yield Checkbox(compare_label(False), id="search-compare", compact=True)
         with Horizontal(id="search-hits"):
             for profile in PROFILES:

@@ -23,6 +23,7 @@ from toolsearch.session import Explanation, SessionState
 from ..key_order import focus_now
 from ..view import TOOL_LABELS, ToolRow, fmt, tool_rows, tool_rows_key
 from .bigtable import BigTable, Column
+from .bounded_input import BoundedInput
 from .visibility import CatchUpWhenShown
 
 COLUMNS: tuple[Column, ...] = (
@@ -30,6 +31,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("Toolset", "toolset", 18), Column("Tokens", "tokens", 7, align="right"),
 )
 FILTER_DELAY = 0.15
+FILTER_MAX = 1024
+"""Characters the filter field holds."""
 ADVICE_DELAY = 0.12
 """Seconds a change or the cursor rests before a deferred tool's advice is worked out."""
 PENDING = "\u2026"
@@ -87,8 +90,9 @@ class ToolsPane(CatchUpWhenShown, Vertical):
         self._advice_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="Filter tools: words match name, toolset, status, rule "
-                    "(e.g. 'deferred firecrawl')", id="tools-filter", compact=True)
+        yield BoundedInput(placeholder="Filter tools: words match name, toolset, status, rule "
+                           "(e.g. 'deferred firecrawl')", id="tools-filter", compact=True,
+                           limit=FILTER_MAX)
         yield Static("", id="tools-count", markup=False)
         yield BigTable(COLUMNS, cells, row_key, id="tools-table", sort_value=sort_value)
         yield Static("", id="tool-explain")
