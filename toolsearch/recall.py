@@ -125,8 +125,14 @@ def parse_queries(lines: Iterable[str], origin: str = "<queries>") -> tuple[Quer
 
 def load_queries(path: Path | str) -> tuple[Query, ...]:
     """Read a query file (see the module docstring for the accepted line formats)."""
+    from .sources.filesafe import read_bounded  # a FIFO or /dev/zero is refused, not read
+
     path = Path(path)
-    return parse_queries(path.read_text(encoding="utf-8").splitlines(), str(path))
+    try:
+        text = read_bounded(path, "query file").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return parse_queries(text.splitlines(), str(path))
 
 
 # --------------------------------------------------------------------------- sources

@@ -71,9 +71,14 @@ def retuned(state: SessionState, record: Mapping[str, Any]) -> SessionState:
 
 
 def last_assembly(path: Path) -> dict[str, Any] | None:
-    records, _ = read_records(path)
-    found = [r for r in records if r.get("type") == "assembly"]
-    return found[-1] if found else None
+    last: dict[str, Any] | None = None
+    offset = -1
+    while True:  # chunk by chunk: a long-lived gateway's file can be large
+        records, next_offset = read_records(path, max(offset, 0))
+        last = next((r for r in reversed(records) if r.get("type") == "assembly"), last)
+        if next_offset == max(offset, 0):
+            return last
+        offset = next_offset
 
 
 class FollowApp(ToolSearchApp):

@@ -98,10 +98,11 @@ def recall_run(session: SessionState, path: str, profiles: Sequence[str],
                           "lines file (one {\"query\", \"gold\"} object per line).")
     file = Path(source).expanduser()
     from toolsearch.recall import load_queries, run_recall
+    from toolsearch.sources.errors import SourceError
 
     try:
         queries = load_queries(file)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, SourceError) as exc:
         return RecallView("recall", source, error=f"Could not read the query file: "
                           f"{_one_line(exc)}")
     if not queries:

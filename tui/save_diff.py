@@ -14,6 +14,9 @@ from typing import Any
 import yaml
 
 from toolsearch.config import ToolSearchConfig
+from toolsearch.sources.errors import SourceError
+from toolsearch.sources.filesafe import read_bounded
+from toolsearch.sources.safe_yaml import load_yaml
 
 
 @dataclass(frozen=True)
@@ -26,10 +29,10 @@ class KeyChange:
 
 def current_block(path: Path) -> dict[str, Any]:
     """The ``tools.tool_search`` block of *path* now (empty when missing or unreadable)."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return {}
+    try:  # the path may be one the operator typed: bounded, like every file we read
+        data = load_yaml(read_bounded(path, "config file").decode("utf-8"))
+    except (SourceError, UnicodeDecodeError, yaml.YAMLError, ValueError, RecursionError):
+        return {}  # the save itself says why it cannot write there
     tools = data.get("tools") if isinstance(data, Mapping) else None
     block = tools.get("tool_search") if isinstance(tools, Mapping) else None
     return dict(block) if isinstance(block, Mapping) else {}

@@ -18,6 +18,8 @@ from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from toolsearch.resources import data_dir
+from toolsearch.sources.errors import SourceError
+from toolsearch.sources.filesafe import read_bounded
 from toolsearch.sources.safe_yaml import load_yaml
 
 DEFAULT_THEME = "ops-dark"
@@ -92,9 +94,11 @@ def theme_from_data(data: Any, source: str) -> Theme:
 
 
 def load_theme_file(path: Path) -> Theme:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    try:  # a theme file is a SOURCE's: a FIFO or /dev/zero is refused, not read
+        text = read_bounded(path, "theme file").decode("utf-8")
+    except SourceError as exc:
+        raise ValueError(str(exc).removeprefix(f"{path}: ")) from None
+    except UnicodeDecodeError as exc:
         raise ValueError(f"cannot read: {exc}") from None
     try:
         data = load_yaml(text)  # bounded: alias bombs and cycles refused

@@ -7,8 +7,9 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from adv_helpers import (
@@ -133,6 +134,76 @@ def test_fifo_is_refused_without_blocking(fifo: Path) -> None:
 def test_dev_zero_is_refused_without_reading(tmp_path: Path) -> None:
     line = one_error_line(cli("assemble", "/dev/zero", timeout=30))
     assert "character device" in line
+
+
+@pytest.mark.parametrize("target", ["fifo", "/dev/zero", "folder"])
+def test_a_query_file_that_is_no_file_is_refused_in_one_line(
+        fifo: Path, tmp_path: Path, target: str) -> None:
+    """`bench recall --queries` read the file whole: a FIFO hung it, /dev/zero would fill
+    memory, a folder printed Python's IsADirectoryError."""
+    path = {"fifo": str(fifo), "/dev/zero": "/dev/zero", "folder": str(tmp_path)}[target]
+    line = one_error_line(cli("bench", "recall", "seed-demo", "--queries", path, timeout=30))
+    assert {"fifo": "is a FIFO (named pipe), not a file",
+            "/dev/zero": "is a character device, not a file",
+            "folder": "is a directory, not a query file"}[target] in line
+
+
+def test_files_the_app_reads_are_refused_without_blocking(fifo: Path, tmp_path: Path) -> None:
+    """The app's other readers: a theme file, the Recall tab's query file, the save dialog's
+    diff of a path the operator typed, a followed events file. Each once opened a FIFO (a
+    hang) or read /dev/zero (memory); the diff also parsed YAML unbounded (an alias bomb)."""
+    from toolsearch.gateway.events import read_records
+    from toolsearch.session import SessionState
+    from toolsearch.sources import load_sources
+    from tui.recall_view import recall_run
+    from tui.save_diff import current_block
+    from tui.themes import load_themes
+
+    (tmp_path / "themes").mkdir()
+    os.mkfifo(tmp_path / "themes" / "pipe.yaml")
+    loaded = _within(load_themes, tmp_path / "themes")
+    assert not loaded.themes and any("FIFO" in e for e in loaded.errors), loaded.errors
+
+    state = SessionState.from_workspace(load_sources(["quickstart"]))
+    view = _within(recall_run, state, str(fifo), ("seed",))
+    assert view.error and "FIFO" in view.error
+
+    bomb = tmp_path / "config.yaml"
+    bomb.write_text(BOMB + "tools:\n  tool_search: {threshold_pct: 7}\n", encoding="utf-8")
+    for path in (fifo, Path("/dev/zero"), bomb):
+        assert _within(current_block, path) == {}
+    assert _within(read_records, fifo, 0) == ([], 0)
+    assert _within(read_records, Path("/dev/zero"), 0) == ([], 0)
+
+
+def _within(fn: Callable[..., Any], *args: Any, seconds: float = 20.0) -> Any:
+    """*fn(*args)* in a daemon thread: a reader stuck on a FIFO fails the test, not the run."""
+    import threading
+
+    out: list[Any] = []
+    thread = threading.Thread(target=lambda: out.append(fn(*args)), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert out, f"{getattr(fn, '__name__', fn)}{args!r} hung (over {seconds} s)"
+    return out[0]
+
+
+def test_a_followed_events_file_is_read_in_bounds(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolsearch.gateway import events
+
+    monkeypatch.setattr(events, "READ_CHUNK", 64)
+    path = tmp_path / "events.jsonl"
+    lines = [json.dumps({"type": "call", "n": i}) for i in range(10)]
+    path.write_text("x" * 200 + "\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    seen: list[int] = []
+    offset = 0
+    for _ in range(100):
+        records, offset = events.read_records(path, offset)
+        seen.extend(r["n"] for r in records)
+        if offset == path.stat().st_size:
+            break
+    assert seen == list(range(10))  # a line longer than a chunk is skipped, not re-read forever
 
 
 def test_sigterm_reaps_servers_like_sigint(tmp_path: Path, marker: str) -> None:

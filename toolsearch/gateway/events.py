@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import threading
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
@@ -30,6 +31,8 @@ from typing import IO, Any
 from toolsearch.sources.redact import REDACTED, is_sensitive_name, redact_text
 
 MAX_STRING = 400
+READ_CHUNK = 16 * 1024 * 1024
+"""The most :func:`read_records` reads at once (the caller comes back for the rest)."""
 MAX_ARGUMENTS = 4000
 
 
@@ -141,14 +144,17 @@ def read_records(path: Path | str, offset: int = 0) -> tuple[list[dict[str, Any]
     partial last line is left for the next read; a garbled line is skipped."""
     records: list[dict[str, Any]] = []
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return records, offset  # swapped for a FIFO or a device: never opened
         with open(path, "rb") as handle:
             handle.seek(offset)
-            data = handle.read()
+            data = handle.read(READ_CHUNK)  # a long-lived gateway's file: read in bounds
     except OSError:
         return records, offset
     end = data.rfind(b"\n")
     if end < 0:
-        return records, offset
+        # a line longer than a whole chunk is no event of ours: skip it, not re-read forever
+        return records, offset + (len(data) if len(data) >= READ_CHUNK else 0)
     for raw in data[: end + 1].splitlines():
         try:
             record = json.loads(raw)

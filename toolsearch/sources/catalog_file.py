@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,6 +36,7 @@ import yaml
 from toolsearch.caches import register_cache
 from toolsearch.sources.entries import entry_problem
 from toolsearch.sources.errors import SourceError
+from toolsearch.sources.filesafe import read_bounded
 from toolsearch.sources.safe_yaml import YamlRefused, load_yaml
 from toolsearch.textsafe import bounded_repr
 from toolsearch.tooldefs import EMPTY_SCHEMA, freeze_def
@@ -45,7 +44,6 @@ from toolsearch.toolsets import KINDS, Toolset, ToolsetStatus, ToolSpec, Workspa
 
 CATALOG_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 SCHEMA_KEYS: tuple[str, ...] = ("inputSchema", "input_schema", "parameters")
-MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DESCRIPTION_CHARS = 64 * 1024
 MAX_NAME_CHARS = 256
 MAX_SCHEMA_CHARS = 1024 * 1024
@@ -86,7 +84,7 @@ def read_document(path: Path) -> tuple[Any, list[str], bool]:
     """Parse a YAML or JSON file. Returns ``(data, warnings, lossy)``; ``lossy`` means some
     bytes were not UTF-8 and were replaced. Raises :class:`SourceError` with one clear line."""
     path = Path(path)
-    raw = _read_bounded(path)
+    raw = read_bounded(path, "catalog file")
     key = (str(path), hashlib.blake2b(raw, digest_size=16).digest())
     hit = _parsed.get(key)
     if hit is None:
@@ -113,36 +111,6 @@ def _decode_and_parse(path: Path, raw: bytes) -> tuple[Any, list[str], bool]:
         raise SourceError(f"{path}: file is empty")
     data = _parse(path, text)
     return data, warnings, lossy
-
-
-_KIND_OF_MODE = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-                 (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
-def _read_bounded(path: Path) -> bytes:
-    """The file's bytes, after checking it is a regular file of at most MAX_FILE_BYTES (a
-    FIFO, ``/dev/zero`` or a socket is refused before it is opened)."""
-    try:
-        info = path.stat()
-    except OSError as exc:
-        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise SourceError(f"{path}: is a directory, not a catalog file")
-    if not stat.S_ISREG(info.st_mode):
-        kind = next((label for test, label in _KIND_OF_MODE if test(info.st_mode)),
-                    "not a regular file")
-        raise SourceError(f"{path}: is {kind}, not a file; refusing to read it")
-    if info.st_size > MAX_FILE_BYTES:
-        raise SourceError(f"{path}: too large ({info.st_size} bytes, limit {MAX_FILE_BYTES})")
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise SourceError(f"{path}: too large (over {MAX_FILE_BYTES} bytes)")
-    return raw
 
 
 def _parse(path: Path, text: str) -> Any:

@@ -4,6 +4,8 @@
   ``os.replace``; the new file keeps the old one's owner, group and mode; a read-only file is
   refused, not replaced; a symlinked path is written through to its target (the link stays);
   the temporary file is removed whatever goes wrong.
+* :func:`read_bounded` reads a file the operator or a SOURCE names: a regular file of a
+  bounded size only (a FIFO would hang the reader, ``/dev/zero`` would fill memory).
 * :func:`write_backup` copies the current file to ``NAME.bak`` the same way: a ``.bak`` that is
   a symlink is replaced as a link (its target is never written), one that is a folder or
   anything but a regular file is refused.
@@ -20,6 +22,38 @@ from pathlib import Path
 from .errors import SourceError
 
 BACKUP_SUFFIX = ".bak"
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""The largest file read (a catalog, a config, a query file, a theme)."""
+
+_KIND_OF_MODE = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+                 (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def read_bounded(path: Path, what: str = "file", limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of *path*, after checking it is a regular file of at most *limit* bytes: a
+    FIFO, ``/dev/zero`` or a socket is refused before it is opened. Raises
+    :class:`SourceError` with one line naming the path (*what*: "catalog file", "query file")."""
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise SourceError(f"{path}: is a directory, not a {what}")
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((label for test, label in _KIND_OF_MODE if test(info.st_mode)),
+                    "not a regular file")
+        raise SourceError(f"{path}: is {kind}, not a file; refusing to read it")
+    if info.st_size > limit:
+        raise SourceError(f"{path}: too large ({info.st_size} bytes, limit {limit})")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise SourceError(f"{path}: too large (over {limit} bytes)")
+    return raw
 
 
 def target_of(path: Path) -> Path:

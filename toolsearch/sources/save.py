@@ -387,9 +387,9 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
     path = shown.resolve() if shown.is_symlink() else shown
     raw = b""
     if path.exists():
-        from .catalog_file import _read_bounded
+        from .filesafe import read_bounded
 
-        raw = _read_bounded(path)  # a regular file under the size limit, or refused
+        raw = read_bounded(path, "config file")  # a regular file under the size limit
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
