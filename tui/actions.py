@@ -59,6 +59,9 @@ else:
 class AppActions(_Base):
     """Actions of the app (mixed into ToolSearchApp)."""
 
+    tabs_ahead: HiddenTabs | None = None
+    """The main tabs' preparation ahead of their first show (once the panes have mounted)."""
+
     async def _play_demo(self) -> None:
         session = self.session
         steps = plan_demo(session) if session is not None else ()
@@ -188,7 +191,9 @@ class AppActions(_Base):
         else:
             prepare_help(self, lambda: keys.key_map(self))
             keys.find_main_widgets(self)
-            HiddenTabs(self.query_one("#main-tabs", TabbedContent), last_input_of(self)).start()
+            self.tabs_ahead = HiddenTabs(self.query_one("#main-tabs", TabbedContent),
+                                         last_input_of(self))
+            self.tabs_ahead.start()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):  # type: ignore[misc]

@@ -75,6 +75,13 @@ class HiddenTabs:
         self._passes: dict[str, int] = {}
         self._running = False
 
+    @property
+    def done(self) -> bool:
+        """Every hidden pane laid out and styled (until :meth:`again`)."""
+        active = self.tabs.active_pane
+        return all(p.id in self._done and p.id in self._styled
+                   for p in _panes(self.tabs) if p is not active)
+
     def start(self) -> None:
         """Lay out every hidden pane not laid out yet, step by step while idle."""
         if not self._running:

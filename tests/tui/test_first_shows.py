@@ -10,8 +10,19 @@ from textual.screen import Screen
 from textual.widget import Widget
 from tui_helpers import settle
 
-PREPARED_S = 2.0
-"""Long enough for the help screen and every hidden tab to be prepared (tui/prepare.py)."""
+PREPARED_S = 30.0
+"""The longest the app may take to prepare every hidden tab (tui/prepare.py): a few tenths
+of a second alone, seconds on a loaded machine (2 s once fell short in CI)."""
+
+
+async def _prepared(app: Any, pilot: Any) -> None:
+    """Wait until the app has prepared every hidden tab while idle."""
+    for _ in range(int(PREPARED_S / 0.1)):
+        ahead = app.tabs_ahead
+        if ahead is not None and ahead.done:
+            return
+        await pilot.pause(0.1)
+    raise AssertionError(f"hidden tabs not prepared within {PREPARED_S} s")
 
 
 async def _layouts_of(pilot: Any, monkeypatch: Any, key: str) -> int:
@@ -33,7 +44,7 @@ async def _layouts_of(pilot: Any, monkeypatch: Any, key: str) -> int:
 async def test_search_shown_first_is_laid_out_once_and_stacked(make_app, monkeypatch):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(PREPARED_S)
+        await _prepared(app, pilot)
         assert await _layouts_of(pilot, monkeypatch, "4") == 1
         hits = app.query_one("#search-hits")
         assert hits.has_class("-stacked")
@@ -43,7 +54,7 @@ async def test_search_shown_first_is_laid_out_once_and_stacked(make_app, monkeyp
 async def test_search_hits_side_by_side_when_wide(make_app):
     app = make_app()
     async with app.run_test(size=(200, 40)) as pilot:
-        await pilot.pause(PREPARED_S)
+        await _prepared(app, pilot)
         await pilot.press("4", "c")  # compare: both profiles' columns
         await settle(pilot)
         hits = app.query_one("#search-hits")
@@ -59,7 +70,7 @@ async def test_search_hits_side_by_side_when_wide(make_app):
 async def test_hidden_tabs_have_their_styles_worked_out_ahead(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(PREPARED_S)
+        await _prepared(app, pilot)
         widgets = list(app.query_one("#tab-tuning").walk_children(Widget, with_self=True))
         assert len(widgets) > 30 and all(w._visual_style is not None for w in widgets)
         ahead = [w.visual_style for w in widgets]
