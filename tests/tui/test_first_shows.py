@@ -8,21 +8,13 @@ from typing import Any
 
 from textual.screen import Screen
 from textual.widget import Widget
-from tui_helpers import settle
-
-PREPARED_S = 30.0
-"""The longest the app may take to prepare every hidden tab (tui/prepare.py): a few tenths
-of a second alone, seconds on a loaded machine (2 s once fell short in CI)."""
+from tui_helpers import settle, wait_until
 
 
 async def _prepared(app: Any, pilot: Any) -> None:
-    """Wait until the app has prepared every hidden tab while idle."""
-    for _ in range(int(PREPARED_S / 0.1)):
-        ahead = app.tabs_ahead
-        if ahead is not None and ahead.done:
-            return
-        await pilot.pause(0.1)
-    raise AssertionError(f"hidden tabs not prepared within {PREPARED_S} s")
+    """Wait until the app has prepared every hidden tab while idle (tui/prepare.py)."""
+    await wait_until(pilot, lambda: app.tabs_ahead is not None and app.tabs_ahead.done,
+                     "hidden tabs prepared")
 
 
 async def _layouts_of(pilot: Any, monkeypatch: Any, key: str) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.widgets import Input, TabbedContent
-from tui_helpers import settle
+from tui_helpers import settle, wait_until
 
 from tui.screens.help import HelpScreen
 from tui.widgets.search import SearchPane
@@ -374,9 +374,8 @@ async def test_the_prepared_help_screen_follows_a_theme_change(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.pause(1.0)  # the idle moment the help screen is prepared in
-        await settle(pilot)
-        assert app.is_screen_installed("key map")
+        await wait_until(pilot, lambda: app.is_screen_installed("key map"),
+                         "the help screen prepared in an idle moment")
         first = app.get_css_variables()["surface"]
         themes = [name for name in app.available_themes if name != app.theme]
         themes = [name for name in themes  # themes whose surface differs from the first's

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 from textual.worker import WorkerCancelled
 
@@ -83,6 +84,17 @@ async def settle(pilot: object) -> None:
         with contextlib.suppress(WorkerCancelled):
             await app.workers.wait_for_complete()
         await pilot.pause(0.15)  # type: ignore[attr-defined]
+
+
+async def wait_until(pilot: object, condition: Callable[[], object], what: str,
+                     seconds: float = 30.0) -> None:
+    """Pause until *condition()* holds: work the app does when idle takes a few tenths of a
+    second alone, seconds on a loaded machine (a fixed pause once fell short in CI)."""
+    for _ in range(int(seconds / 0.1)):
+        if condition():
+            return
+        await pilot.pause(0.1)  # type: ignore[attr-defined]
+    raise AssertionError(f"{what}: not within {seconds} s")
 
 
 def burst(app: object, keys: str | list[str]) -> None:
