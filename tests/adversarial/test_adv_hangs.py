@@ -148,6 +148,17 @@ def test_a_query_file_that_is_no_file_is_refused_in_one_line(
             "folder": "is a directory, not a query file"}[target] in line
 
 
+@pytest.mark.parametrize("target", ["fifo", "/dev/null", "folder"])
+def test_an_events_file_that_is_no_file_is_refused_before_serving(
+        fifo: Path, tmp_path: Path, target: str) -> None:
+    """`serve --events FIFO` blocked in open() until a reader came, before it listened;
+    `/dev/null` wrote the snapshot catalog beside it, into /dev; a folder was a Python error."""
+    path = {"fifo": str(fifo), "/dev/null": "/dev/null", "folder": str(tmp_path)}[target]
+    line = one_error_line(cli("serve", "seed-demo", "--transport", "http", "--port", "0",
+                              "--events", path, timeout=30))
+    assert f"events file {path}: is " in line and "give the path of a regular file" in line
+
+
 def test_files_the_app_reads_are_refused_without_blocking(fifo: Path, tmp_path: Path) -> None:
     """The app's other readers: a theme file, the Recall tab's query file, the save dialog's
     diff of a path the operator typed, a followed events file. Each once opened a FIFO (a

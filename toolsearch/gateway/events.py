@@ -69,6 +69,23 @@ def _now(at: float | None = None) -> str:
     return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _check_events_path(path: Path) -> None:
+    """A regular file: opening a FIFO to append blocks until some reader opens it, so the
+    gateway hung before it listened; a folder was a Python error; ``/dev/null`` put the
+    snapshot catalog written beside the events file into ``/dev``."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return  # not there yet: created on open
+    if stat.S_ISREG(info.st_mode):
+        return
+    from toolsearch.sources.errors import SourceError
+
+    kind = "a directory" if stat.S_ISDIR(info.st_mode) else \
+        "a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode) else "not a regular file"
+    raise SourceError(f"events file {path}: is {kind}; give the path of a regular file")
+
+
 class EventLog:
     """Appends records to the events file (thread-safe). Each line, or each batch a caller
     ends with :meth:`flush`, goes out in one ``write`` to a file opened for appending, so a
@@ -77,6 +94,7 @@ class EventLog:
 
     def __init__(self, path: Path | str, secrets: Iterable[str] = ()) -> None:
         self.path = Path(path)
+        _check_events_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._secrets = tuple(secrets)
         self._lock = threading.Lock()
