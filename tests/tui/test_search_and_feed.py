@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from textual.widgets import DataTable, Static, TextArea
+from textual.widgets import DataTable, Input, Static, TextArea
 from tui_helpers import settle
 
 from tui.screens.call import CallScreen, build_args
@@ -127,6 +127,32 @@ def test_build_args_for_each_bridge():
     assert build_args("tool_search", "scrape", "", "3") == {"query": "scrape", "limit": 3}
     assert build_args("tool_describe", "x", "", "") == {"name": "x"}
     assert build_args("tool_call", "x", '{"a": 1}', "") == {"name": "x", "arguments": {"a": 1}}
+
+
+async def test_call_dialog_refuses_hostile_arguments_in_one_line(make_app):
+    """Arguments nested 100,000 deep raised RecursionError out of the dialog (the app ended
+    with a traceback); NaN went to the tool; a 5,000-digit limit printed Python's message."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CallScreen)
+        for bridge, arguments, limit, said in (
+                ("tool_call", "[" * 100_000 + "]" * 100_000, "", "nested too deeply"),
+                ("tool_call", '{"a": NaN}', "", "non-finite numbers are refused"),
+                ("tool_search", "", "9" * 5000, "limit must be a whole number")):
+            screen.fill(bridge, "mcp__xactions__send_dm", arguments)
+            screen.query_one("#call-limit", Input).value = limit
+            screen.action_send()
+            await settle(pilot)
+            status = str(screen.query_one("#call-status", Static).render())
+            assert status.startswith("\u2716 not sent:") and said in status, status
+        assert app.activity == ()  # nothing was sent
+        await pilot.press("escape")
+        await settle(pilot)
+    assert app.return_code in (0, None)
 
 
 async def test_demo_plays_every_step_through_the_feed(make_app):

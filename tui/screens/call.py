@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from toolsearch.bridge import BridgeReply
+from toolsearch.cli_safety import parse_args_json
 from toolsearch.tooldefs import thaw
 
 Dispatcher = Callable[[str, dict[str, Any]], Awaitable[BridgeReply]]
@@ -31,13 +32,15 @@ def build_args(bridge: str, name: str, arguments: str, limit: str) -> dict[str, 
     if bridge == "tool_search":
         args: dict[str, Any] = {"query": name}
         if limit.strip():
+            if not limit.strip().isdigit() or len(limit.strip()) > 6:
+                raise ValueError("limit must be a whole number (the bridge clamps it)")
             args["limit"] = int(limit)
         return args
     if bridge == "tool_describe":
         return {"name": name}
     args = {"name": name}
     if arguments.strip():
-        parsed = json.loads(arguments)
+        parsed = parse_args_json(arguments)  # deep nesting, NaN, huge numbers: one line
         if not isinstance(parsed, dict):
             raise ValueError("arguments must be a JSON object")
         args["arguments"] = parsed
