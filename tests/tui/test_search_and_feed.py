@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from textual.widgets import DataTable, Input, Static, TextArea
 from tui_helpers import settle
@@ -101,14 +102,20 @@ async def test_a_call_lands_in_the_feed_as_the_underlying_tool(make_app):
         assert "dry run" in rendered
 
 
+async def _call_dialog(app: Any, pilot: Any) -> CallScreen:
+    """Ctrl+T from launch: the Call dialog."""
+    await settle(pilot)
+    await pilot.press("ctrl+t")
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, CallScreen)
+    return screen
+
+
 async def test_call_dialog_sends_by_hand_and_shows_the_reply(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("ctrl+t")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, CallScreen)
+        screen = await _call_dialog(app, pilot)
         screen.fill("tool_call", "mcp__xactions__send_dm", '{"handle": "nous"}')
         screen.action_send()
         await settle(pilot)
@@ -134,11 +141,7 @@ async def test_call_dialog_refuses_hostile_arguments_in_one_line(make_app):
     with a traceback); NaN went to the tool; a 5,000-digit limit printed Python's message."""
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("ctrl+t")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, CallScreen)
+        screen = await _call_dialog(app, pilot)
         for bridge, arguments, limit, said in (
                 ("tool_call", "[" * 100_000 + "]" * 100_000, "", "nested too deeply"),
                 ("tool_call", '{"a": NaN}', "", "non-finite numbers are refused"),
