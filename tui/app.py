@@ -16,7 +16,6 @@ from typing import Any
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.css.query import NoMatches
 from textual.reactive import Reactive, reactive
 from textual.screen import Screen
 from textual.widgets import TabbedContent
@@ -189,15 +188,6 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
         else:
             self.watch_session(self.session)
             self._after_install()
-
-    def _handle_exception(self, error: Exception) -> None:
-        # A quit in the first half second can land while a tab's pane is being mounted:
-        # Textual prunes the pane's children, then runs the pane's queued start-up work
-        # (its first data-bound update, its on_mount), which no longer finds them. The app
-        # is closing anyway, so that is no crash (it printed a traceback and exit code 1).
-        if self._exit and isinstance(error, NoMatches):
-            return
-        super()._handle_exception(error)
 
     def fit_width(self, width: int, screen: Screen[Any]) -> None:
         """The narrow layout (``-narrow`` on the app's screen) below NARROW columns."""
