@@ -375,18 +375,22 @@ def _raw_fields(entry: EntryLike, labels: dict[str, str]) -> tuple[str, str, str
     label = labels.get(source)
     if label is None:
         label = labels[source] = source_label(source) if source else ""
-    params = def_parameters(entry.schema)
-    props = params.get("properties") if _is_mapping(params) else None
+    # def_parameters and the mapping checks written out, dicts first (the defs as loaded): a
+    # Python call per tool and per parameter was a tenth of this pass
+    schema = entry.schema
+    if isinstance(schema, dict) and isinstance(fn := schema.get("function"), dict):
+        params = fn.get("parameters")
+    else:
+        params = def_parameters(schema)
+    props = params.get("properties") if isinstance(params, dict) or isinstance(
+        params, Mapping) else None
     keys = descs = ""
-    if props and _is_mapping(props):
+    if props and (isinstance(props, dict) or isinstance(props, Mapping)):
         keys = " ".join(map(str, props))
-        descs = " ".join([text for spec in props.values() if _is_mapping(spec)
+        descs = " ".join([text for spec in props.values()
+                          if (isinstance(spec, dict) or isinstance(spec, Mapping))
                           and isinstance(text := spec.get("description"), str)])
     return name, label, entry.description or "", keys, descs
-
-
-def _is_mapping(value: object) -> bool:
-    return isinstance(value, dict) or isinstance(value, Mapping)  # dict first: no ABC check
 
 
 _BULK_TABLE = bytes(0 if c == 0 else b for c, b in enumerate(_ASCII_WORDS))
@@ -647,13 +651,12 @@ def _runon_splits(identifiers: Iterable[str], vocab: set[str]) -> dict[str, tupl
     words = list(vocab)
     lens, starts, sums = _prefix_hashes(words, powers)
     part = (lens >= MIN_PART) & (lens <= MAX_PART)  # longer words' hashes are not kept
-    known = np.unique(sums[(starts + lens)[part]] - sums[starts[part]])
+    known = np.sort(sums[(starts + lens)[part]] - sums[starts[part]])
     if not len(known):
         return out
+    known = known[np.append(True, known[1:] != known[:-1])]  # np.unique hashes: slower
 
-    def indexed(hashes: Any) -> Any:
-        at = np.minimum(np.searchsorted(known, hashes), len(known) - 1)
-        return known[at] == hashes
+    indexed = _member_of(known)
 
     n, g, sums = _prefix_hashes(cands, powers)
 
@@ -692,6 +695,29 @@ def _runon_splits(identifiers: Iterable[str], vocab: set[str]) -> dict[str, tupl
         if found:
             out[word] = found
     return out
+
+
+def _member_of(known: Any) -> Callable[[Any], Any]:
+    """A test of which of an array of hashes are in ``known`` (sorted, distinct, not empty).
+
+    By the hashes' top bits: a binary search per hash (``searchsorted``) waits on ~15 dependent
+    loads; a bucket of the sorted hashes holds a few, compared in turn."""
+    np = _np()
+    shift = np.uint64(64 - (int(len(known)).bit_length() + 1))
+    bucket_at = np.searchsorted(known >> shift, np.arange(
+        (1 << (64 - int(shift))) + 1, dtype=np.uint64))
+    deepest = int(np.diff(bucket_at).max())
+    padded = np.append(known, np.uint64(0))
+
+    def member(hashes: Any) -> Any:
+        bucket = hashes >> shift
+        lo, hi = bucket_at[bucket], bucket_at[bucket + 1]
+        found = np.zeros(len(hashes), dtype=bool)
+        for k in range(deepest):
+            found |= (padded[np.minimum(lo + k, len(known))] == hashes) & (lo + k < hi)
+        return found
+
+    return member
 
 
 def _powers(base: int, size: int) -> list[int]:
