@@ -38,8 +38,9 @@ The index (per-doc, per-field word counts, and per field each word's docs with i
 there) depends only on the catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
 per-term memos, so a parameter change never rebuilds it. The build works once per distinct
 text of a field (tools share parameter names and descriptions), tokenises prose in one C-level
-pass per field, lays the postings out with numpy (one array for all fields and words: numpy is
-imported by the first build) and pauses the cyclic garbage collector (no cycles are made). The
+pass per field, finds every identifier's run-on split at once with numpy (hashes propose the
+parts, string lookups check the chosen split: :func:`_runon_splits`), lays the postings out
+with numpy (one array for all fields and words: numpy is imported by the first build) and pauses the cyclic garbage collector (no cycles are made). The
 stem classes, and the words by length a typo is looked up in, are found together when the first
 stem class is asked for (the vocabulary stemmed in one call). A term's contributions are
 worked out on first use with numpy from the postings (they hold the counts: no per-doc word
@@ -186,7 +187,7 @@ class EntryLike(Protocol):
 @lru_cache(maxsize=65536)
 def identifier_words(ident: str) -> tuple[str, ...]:
     """Lower-case parts of one identifier, then the joined compound when there are several."""
-    if _PLAIN_IDENT.fullmatch(ident) and not _ACRONYM_PLURAL.search(ident):
+    if _PLAIN_IDENT.fullmatch(ident) and (ident.islower() or not _ACRONYM_PLURAL.search(ident)):
         # no empty or symbol-only piece, no ``VMs``: the parts of the whole are the pieces'
         parts = _PARTS.findall(ident)
         if not ident.islower():
