@@ -40,11 +40,12 @@ per-term memos, so a parameter change never rebuilds it. The build works once pe
 text of a field (tools share parameter names and descriptions), tokenises prose in one C-level
 pass per field, finds every identifier's run-on split at once with numpy (hashes propose the
 parts, string lookups check the chosen split: :func:`_runon_splits`), lays the postings out
-with numpy (one array for all fields and words: numpy is imported by the first build) and pauses the cyclic garbage collector (no cycles are made). The
-stem classes, and the words by length a typo is looked up in, are found together when the first
-stem class is asked for (the vocabulary stemmed in one call). A term's contributions are
-worked out on first use with numpy from the postings (they hold the counts: no per-doc word
-counts are read), and memoised per parameters as two arrays (docs, contributions); a query with
+with numpy (one array for all fields and words: numpy is imported by the first build) and
+pauses the cyclic garbage collector (no cycles are made). The stem classes, and the words by
+length a typo is looked up in, are found together when the first stem class is asked for
+(the vocabulary stemmed in one call). A term's contributions are worked out on first use
+with numpy from the postings (they hold the counts: no per-doc word counts are read), and
+memoised per parameters as two arrays (docs, contributions); a query with
 several new terms works them all out in one pass of numpy calls (:func:`_batch_x`,
 :func:`_batch_values`), not one pass per term. A query's scores are one float64 array: each
 term's contributions added in turn, common terms first (one ``bincount``), so each doc's score
@@ -520,7 +521,7 @@ def _postings(word_ids: Mapping[str, int], n: int,
     size = len(word_ids)
     docs_parts, tfs_parts, counts = [], [], []
     doc_ids = np.arange(n, dtype=np.intp)
-    seen: list[tuple[Any, Any]] = []  # per column: (word ids, where each dict's start)
+    seen: list[tuple[Any, Any]] = []  # per column: (word ids, where each dict starts)
     for distinct, slots, prefix_of in columns:
         lengths = np.fromiter(map(len, distinct), dtype=np.intp, count=len(distinct))
         total = int(lengths.sum())
