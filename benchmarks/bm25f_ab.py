@@ -27,21 +27,42 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from toolsearch import recall  # noqa: E402
+from toolsearch import caches, recall  # noqa: E402
 from toolsearch.caches import clear_caches  # noqa: E402
 from toolsearch.sources.catalog_file import load_dump_dir  # noqa: E402
 
 SETS = ("azure-mcp", "livemcpbench")
 
 
-def load(path: Path, name: str) -> ModuleType:
-    """``path`` imported as ``toolsearch.<name>`` (its relative imports resolve in this tree)."""
+def load(path: Path, name: str) -> tuple[ModuleType, list[Any]]:
+    """``path`` imported as ``toolsearch.<name>`` (its relative imports resolve in this tree),
+    and the caches it registers. Both versions register theirs under the same names, and so
+    does ``toolsearch.bm25f`` when the seed catalog first imports it: the registry keeps only
+    the last, so :func:`clear` clears each version's own."""
     spec = importlib.util.spec_from_file_location(f"toolsearch.{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    own: list[Any] = []
+    register = caches.register_cache
+
+    def capture(cache_name: str, cache: Any) -> Any:
+        own.append(cache)
+        return register(cache_name, cache)
+
+    caches.register_cache = capture  # register_cache_fn calls it too
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        caches.register_cache = register
+    return module, own
+
+
+def clear(own: list[Any]) -> None:
+    """Every registered cache and a version's own (module docstring: cold caches)."""
+    clear_caches()
+    for cache in own:
+        (getattr(cache, "cache_clear", None) or cache.clear)()
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -50,7 +71,8 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def measure(old: Path, new: Path, shared: Path, repeats: int) -> dict[str, Any]:
-    versions = {"old": load(old, "bm25f_old"), "new": load(new, "bm25f_new")}
+    loaded = {"old": load(old, "bm25f_old"), "new": load(new, "bm25f_new")}
+    versions = {label: module for label, (module, _own) in loaded.items()}
     union = load_dump_dir(shared / "catalogs" / "real")
     entries = recall.search_catalog_for(union, "seed").entries
     queries = {name: [q.text for q in recall.load_queries(shared / "recall" / f"{name}.jsonl")]
@@ -61,13 +83,13 @@ def measure(old: Path, new: Path, shared: Path, repeats: int) -> dict[str, Any]:
     for r in range(repeats):
         for label in (("old", "new") if r % 2 == 0 else ("new", "old")):
             module = versions[label]
-            clear_caches()
+            clear(loaded[label][1])
             gc.collect()
             c = time.process_time()
             module.build_index(entries)
             builds[label].append(time.process_time() - c)
             for name, qs in queries.items():
-                clear_caches()
+                clear(loaded[label][1])
                 index = module.build_index(entries)
                 for times in best[label][name]:  # first use, then warm
                     for i, q in enumerate(qs):

@@ -38,12 +38,14 @@ The index (per-doc, per-field word counts, and per field each word's docs with i
 there) depends only on the catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
 per-term memos, so a parameter change never rebuilds it. The build works once per distinct
 text of a field (tools share parameter names and descriptions), tokenises prose in one C-level
-pass per field, lays the postings out with numpy (one array for all fields and words: numpy is
-imported by the first build) and pauses the cyclic garbage collector (no cycles are made). The
-stem classes, and the words by length a typo is looked up in, are found together when the first
-stem class is asked for (the vocabulary stemmed in one call). A term's contributions are
-worked out on first use with numpy from the postings (they hold the counts: no per-doc word
-counts are read), and memoised per parameters as two arrays (docs, contributions); a query with
+pass per field, finds every identifier's run-on split at once with numpy (hashes propose the
+parts, string lookups check the chosen split: :func:`_runon_splits`), lays the postings out
+with numpy (one array for all fields and words: numpy is imported by the first build) and
+pauses the cyclic garbage collector (no cycles are made). The stem classes, and the words by
+length a typo is looked up in, are found together when the first stem class is asked for
+(the vocabulary stemmed in one call). A term's contributions are worked out on first use
+with numpy from the postings (they hold the counts: no per-doc word counts are read), and
+memoised per parameters as two arrays (docs, contributions); a query with
 several new terms works them all out in one pass of numpy calls (:func:`_batch_x`,
 :func:`_batch_values`), not one pass per term. A query's scores are one float64 array: each
 term's contributions added in turn, common terms first (one ``bincount``), so each doc's score
@@ -186,7 +188,7 @@ class EntryLike(Protocol):
 @lru_cache(maxsize=65536)
 def identifier_words(ident: str) -> tuple[str, ...]:
     """Lower-case parts of one identifier, then the joined compound when there are several."""
-    if _PLAIN_IDENT.fullmatch(ident) and not _ACRONYM_PLURAL.search(ident):
+    if _PLAIN_IDENT.fullmatch(ident) and (ident.islower() or not _ACRONYM_PLURAL.search(ident)):
         # no empty or symbol-only piece, no ``VMs``: the parts of the whole are the pieces'
         parts = _PARTS.findall(ident)
         if not ident.islower():
@@ -375,18 +377,22 @@ def _raw_fields(entry: EntryLike, labels: dict[str, str]) -> tuple[str, str, str
     label = labels.get(source)
     if label is None:
         label = labels[source] = source_label(source) if source else ""
-    params = def_parameters(entry.schema)
-    props = params.get("properties") if _is_mapping(params) else None
+    # def_parameters and the mapping checks written out, dicts first (the defs as loaded): a
+    # Python call per tool and per parameter was a tenth of this pass
+    schema = entry.schema
+    if isinstance(schema, dict) and isinstance(fn := schema.get("function"), dict):
+        params = fn.get("parameters")
+    else:
+        params = def_parameters(schema)
+    props = params.get("properties") if isinstance(params, dict) or isinstance(
+        params, Mapping) else None
     keys = descs = ""
-    if props and _is_mapping(props):
+    if props and (isinstance(props, dict) or isinstance(props, Mapping)):
         keys = " ".join(map(str, props))
-        descs = " ".join([text for spec in props.values() if _is_mapping(spec)
+        descs = " ".join([text for spec in props.values()
+                          if (isinstance(spec, dict) or isinstance(spec, Mapping))
                           and isinstance(text := spec.get("description"), str)])
     return name, label, entry.description or "", keys, descs
-
-
-def _is_mapping(value: object) -> bool:
-    return isinstance(value, dict) or isinstance(value, Mapping)  # dict first: no ABC check
 
 
 _BULK_TABLE = bytes(0 if c == 0 else b for c, b in enumerate(_ASCII_WORDS))
@@ -492,18 +498,21 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
     words = sorted(vocab)
     word_ids = dict(zip(words, range(len(words)), strict=True))
     post_docs, post_tfs, post_at = _postings(
-        word_ids, len(docs), ((ident[0], name_s), (ident[1], label_s), (desc_counts, desc_s),
-                              (ident[2], key_s), (pdesc_counts, pdesc_s),
-                              (summary_counts, desc_s)))
+        word_ids, len(docs), ((ident[0], name_s, None), (ident[1], label_s, None),
+                              (desc_counts, desc_s, None), (ident[2], key_s, None),
+                              (pdesc_counts, pdesc_s, None),
+                              (summary_counts, desc_s, None if PROSE_IDENTIFIERS else DESCRIPTION)))
     return Index(tuple(e.name for e in entries), tuple(docs), lengths, avg, words,
                  frozenset(vocab), word_ids, post_docs, post_tfs, post_at)
 
 
 def _postings(word_ids: Mapping[str, int], n: int,
-              columns: Iterable[tuple[Sequence[dict[str, int]], Sequence[int]]]
+              columns: Iterable[tuple[Sequence[dict[str, int]], Sequence[int], int | None]]
               ) -> tuple[Any, Any, list[int]]:
     """(:attr:`Index.post_docs`, :attr:`Index.post_tfs`, :attr:`Index.post_at`) from each
-    field's distinct word counts and each doc's slot among them.
+    field's distinct word counts, each doc's slot among them, and the earlier column (if any)
+    whose dicts begin with this column's words, in the same order (the description's counts
+    begin with the summary's: their word ids are read there instead of looked up again).
 
     The words of every distinct text are read once (a C-level pass over the dicts); numpy
     repeats them for each doc holding that text and sorts them by word with a stable sort,
@@ -512,16 +521,21 @@ def _postings(word_ids: Mapping[str, int], n: int,
     size = len(word_ids)
     docs_parts, tfs_parts, counts = [], [], []
     doc_ids = np.arange(n, dtype=np.intp)
-    for distinct, slots in columns:
+    seen: list[tuple[Any, Any]] = []  # per column: (word ids, where each dict starts)
+    for distinct, slots, prefix_of in columns:
         lengths = np.fromiter(map(len, distinct), dtype=np.intp, count=len(distinct))
         total = int(lengths.sum())
-        words = np.fromiter(map(word_ids.__getitem__, chain.from_iterable(distinct)),
-                            dtype=np.intp, count=total)
-        tfs = np.fromiter(chain.from_iterable(map(dict.values, distinct)), dtype=np.intp,
-                          count=total)
+        first = np.cumsum(lengths) - lengths  # where each distinct text's words start
+        if prefix_of is None:
+            words = np.fromiter(map(word_ids.__getitem__, chain.from_iterable(distinct)),
+                                dtype=np.intp, count=total)
+        else:
+            longer, longer_first = seen[prefix_of]
+            words = longer[np.repeat(longer_first - first, lengths) + np.arange(total)]
+        seen.append((words, first))
+        tfs = _small_ints(chain.from_iterable(map(dict.values, distinct)), total)
         slot = np.fromiter(slots, dtype=np.intp, count=n)
         per_doc = lengths[slot]  # each doc's number of words in this field
-        first = np.cumsum(lengths) - lengths  # where each distinct text's words start
         ends = np.cumsum(per_doc)
         at = np.repeat(first[slot] - (ends - per_doc), per_doc) + np.arange(int(ends[-1])
                                                                            if n else 0)
@@ -541,12 +555,25 @@ def _postings(word_ids: Mapping[str, int], n: int,
     return post_docs, post_tfs, starts.tolist()
 
 
+def _small_ints(values: Iterable[int], count: int) -> Any:
+    """``values`` as an intp array. Word counts are nearly always below 256: ``bytes()`` reads
+    them in C without numpy's per-item conversion (a third cheaper); a larger one raises
+    ValueError, and then numpy reads them all."""
+    np = _np()
+    values = list(values)
+    try:
+        return np.frombuffer(bytes(values), dtype=np.uint8).astype(np.intp)
+    except ValueError:
+        return np.fromiter(values, dtype=np.intp, count=count)
+
+
 def _description_counts(descriptions: Sequence[str]
                         ) -> tuple[list[dict[str, int]], list[int], list[dict[str, int]],
                                    list[int]]:
     """(description counts, lengths, summary counts, lengths) per description. The summary
     (first sentence) is a prefix of the description, so the description's words are the
-    summary's followed by the rest's."""
+    summary's followed by the rest's (in the plain-words reading each description's counts
+    begin with its summary's words, in the same order: :func:`_postings` relies on it)."""
     cut = []
     for d in descriptions:
         end = _FIRST_SENTENCE.search(d)
@@ -577,9 +604,7 @@ def _add_runon_parts(ident: list[list[dict[str, int]]], ident_len: list[list[int
     identifiers: set[str] = set()
     for group in ident:
         identifiers.update(*group)
-    # the whole vocabulary: parts have MIN_PART letters at least, so shorter words never match
-    runon = {w: parts for w in identifiers
-             if len(w) >= MIN_RUNON and (parts := split_runon(w, vocab))}
+    runon = _runon_splits(identifiers, vocab)
     if not runon:
         return
     runon_keys = runon.keys()
@@ -594,6 +619,155 @@ def _add_runon_parts(ident: list[list[dict[str, int]]], ident_len: list[list[int
                 added.extend(runon[w] if c == 1 else runon[w] * c)
             count(counts, added)
             lens[slot] += len(added)
+
+
+RUNON_HASH_BASE = 0x9E3779B97F4A7C15
+"""Multiplier of the polynomial hash (mod 2**64) :func:`_runon_splits` proposes parts with. Odd,
+so its powers are invertible mod 2**64; any odd value gives the same splits (proposals are
+checked)."""
+_MASK64 = (1 << 64) - 1
+
+
+def _runon_splits(identifiers: Iterable[str], vocab: set[str]) -> dict[str, tuple[str, ...]]:
+    """``{w: split_runon(w, vocab)}`` for the identifiers that split, worked out all at once.
+
+    :func:`split_runon` slices a word at every cut and looks each slice up: for the union's
+    ~11,000 identifiers of 6+ letters that was 15% of the build. Here numpy hashes every
+    possible part of every word from the letters' prefix sums (a polynomial hash mod 2**64),
+    keeps the parts whose hash is an indexed word's, and picks each word's best split by
+    split_runon's rule (fewest parts, largest sum of squared lengths, earliest) among them.
+    Equal strings hash equal, so the true splits are all among those proposed; the best
+    proposal is then checked with string lookups: when it holds it is split_runon's answer,
+    when it does not (two strings hashed alike) split_runon itself splits that word."""
+    np = _np()
+    cands = [w for w in identifiers if MIN_RUNON <= len(w) <= 3 * MAX_PART and w.isalpha()]
+    out: dict[str, tuple[str, ...]] = {}
+    if not "".join(cands).isascii():  # non-ASCII letters: those words one at a time
+        out = {w: parts for w in cands if not w.isascii() and (parts := split_runon(w, vocab))}
+        cands = [w for w in cands if w.isascii()]
+    if not cands or not vocab:
+        return out
+    size = 3 * MAX_PART + 1
+    powers = np.array(_powers(RUNON_HASH_BASE, size), dtype=np.uint64)
+    unshift = np.array(_powers(pow(RUNON_HASH_BASE, -1, 1 << 64), size), dtype=np.uint64)
+    words = list(vocab)
+    lens, starts, sums = _prefix_hashes(words, powers)
+    part = (lens >= MIN_PART) & (lens <= MAX_PART)  # longer words' hashes are not kept
+    known = np.sort(sums[(starts + lens)[part]] - sums[starts[part]])
+    if not len(known):
+        return out
+    known = known[np.append(True, known[1:] != known[:-1])]  # np.unique hashes: slower
+
+    indexed = _member_of(known)
+
+    n, g, sums = _prefix_hashes(cands, powers)
+
+    def piece(at: Any, a: Any, b: Any) -> Any:  # hash of letters a..b-1 of the word at ``at``
+        return (sums[at + b] - sums[at + a]) * unshift[a]
+
+    # heads: (word, cut) with the word's first ``cut`` letters an indexed word
+    w, i = _ranges(np.full(len(cands), MIN_PART), np.minimum(n - MIN_PART, MAX_PART))
+    at = g[w]
+    hit = indexed(sums[at + i] - sums[at])
+    w, i, at, size = w[hit], i[hit], at[hit], n[w[hit]]
+    chosen: dict[int, tuple[int, ...]] = {}
+    two = size - i <= MAX_PART
+    two[two] = indexed(piece(at[two], i[two], size[two]))
+    if two.any():  # any two-part split beats every three-part one
+        w2, i2 = w[two], i[two]
+        for c, cut in _best(np, w2, i2 * i2 + (size[two] - i2) ** 2, i2):
+            chosen[c] = (cut,)
+        rest = ~np.isin(w, w2)
+        w, i, at, size = w[rest], i[rest], at[rest], size[rest]
+    m = size - i
+    k, j = _ranges(np.maximum(MIN_PART, m - MAX_PART), np.minimum(m - MIN_PART, MAX_PART))
+    w, i, at, size = w[k], i[k], at[k], size[k]
+    three = indexed(piece(at, i, i + j))
+    three[three] = indexed(piece(at[three], (i + j)[three], size[three]))
+    w, i, j, size = w[three], i[three], j[three], size[three]
+    for c, (cut, cut2) in _best(np, w, i * i + j * j + (size - i - j) ** 2, i, j):
+        chosen[c] = (cut, cut + cut2)
+    for c, cuts in chosen.items():
+        word = cands[c]
+        cut = cuts[0]
+        found: tuple[str, ...] = (word[:cut], word[cut:]) if len(cuts) == 1 else (
+            word[:cut], word[cut:cuts[1]], word[cuts[1]:])
+        if not vocab.issuperset(found):  # the hash proposed a wrong part
+            found = split_runon(word, vocab)
+        if found:
+            out[word] = found
+    return out
+
+
+def _member_of(known: Any) -> Callable[[Any], Any]:
+    """A test of which of an array of hashes are in ``known`` (sorted, distinct, not empty).
+
+    By the hashes' top bits: a binary search per hash (``searchsorted``) waits on ~15 dependent
+    loads; a bucket of the sorted hashes holds a few, compared in turn."""
+    np = _np()
+    shift = np.uint64(64 - (int(len(known)).bit_length() + 1))
+    bucket_at = np.searchsorted(known >> shift, np.arange(
+        (1 << (64 - int(shift))) + 1, dtype=np.uint64))
+    deepest = int(np.diff(bucket_at).max())
+    padded = np.append(known, np.uint64(0))
+
+    def member(hashes: Any) -> Any:
+        bucket = hashes >> shift
+        lo, hi = bucket_at[bucket], bucket_at[bucket + 1]
+        found = np.zeros(len(hashes), dtype=bool)
+        for k in range(deepest):
+            found |= (padded[np.minimum(lo + k, len(known))] == hashes) & (lo + k < hi)
+        return found
+
+    return member
+
+
+def _powers(base: int, size: int) -> list[int]:
+    """``base ** 0 .. base ** (size - 1)`` mod 2**64."""
+    out, x = [], 1
+    for _ in range(size):
+        out.append(x)
+        x = x * base & _MASK64
+    return out
+
+
+def _prefix_hashes(words: Sequence[str], powers: Any) -> tuple[Any, Any, Any]:
+    """(lengths, where each word starts in their joined letters, prefix sums ``S``): the hash of
+    letters ``a..b-1`` of the word starting at ``g`` is ``(S[g + b] - S[g + a]) * powers[-a]``
+    (mod 2**64; letter ``t`` of a word counts ``letter * powers[t]``). Letters past the powers'
+    length wrap onto the last power (those words' hashes are not used)."""
+    np = _np()
+    lens = np.fromiter(map(len, words), dtype=np.intp, count=len(words))
+    starts = np.cumsum(lens) - lens
+    letters = np.frombuffer("".join(words).encode("ascii", "replace"), dtype=np.uint8)
+    at = np.arange(len(letters)) - np.repeat(starts, lens)
+    np.minimum(at, len(powers) - 1, out=at)
+    sums = np.zeros(len(letters) + 1, dtype=np.uint64)
+    np.cumsum(letters * powers[at], out=sums[1:])
+    return lens, starts, sums
+
+
+def _ranges(lo: Any, hi: Any) -> tuple[Any, Any]:
+    """(which range, value) for every value of the ranges ``lo[r]..hi[r]`` (inclusive; empty
+    when ``lo[r] > hi[r]``), range by range, ascending."""
+    np = _np()
+    size = np.maximum(hi - lo + 1, 0)
+    which = np.repeat(np.arange(len(lo)), size)
+    first = np.cumsum(size) - size
+    return which, lo[which] + np.arange(int(size.sum())) - first[which]
+
+
+def _best(np: Any, words: Any, score: Any, *cuts: Any) -> Iterator[tuple[int, Any]]:
+    """(word, its cuts) of each word's highest score, the earliest cuts among equals."""
+    if not len(words):
+        return iter(())
+    order = np.lexsort((*reversed(cuts), -score, words))
+    words = words[order]
+    first = np.ones(len(words), dtype=bool)
+    first[1:] = words[1:] != words[:-1]
+    found = [c[order][first].tolist() for c in cuts]
+    return zip(words[first].tolist(), found[0] if len(cuts) == 1 else zip(*found, strict=True),
+               strict=True)
 
 
 def idf(n_docs: int, df: int) -> float:

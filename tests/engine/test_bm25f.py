@@ -53,6 +53,36 @@ def test_run_on_words_split_into_words_found_elsewhere():
     assert bm25f.split_runon("short", vocab) == ()
 
 
+@pytest.mark.parametrize("base", [bm25f.RUNON_HASH_BASE, 1, 31])
+def test_the_build_splits_run_on_words_as_split_runon_does(monkeypatch, base):
+    """The build's batch splitter (hashes propose, lookups check) gives split_runon's splits,
+    word for word; with a weak hash (base 1: every anagram collides) its checks and fallback
+    must catch the wrong proposals."""
+    import random
+
+    monkeypatch.setattr(bm25f, "RUNON_HASH_BASE", base)
+    rnd = random.Random(11)
+    top = bm25f.MAX_PART
+    splits = 0
+    for trial in range(150):
+        letters = "ab" if trial % 3 == 0 else "abc" if trial % 3 == 1 else "abcdefgh"
+        vocab = {"".join(rnd.choice(letters) for _ in range(rnd.randint(1, 9)))
+                 for _ in range(rnd.randint(1, 60))}
+        if trial % 25 == 0:  # parts at the MAX_PART bound, words past 3 * MAX_PART
+            vocab |= {"a" * k for k in range(top - 6, top + 6)} | {"ab" * (top // 2), "x" * 300}
+        known = sorted(vocab)
+        words = ["".join(rnd.choice(letters) for _ in range(rnd.randint(1, 200 if trial % 25 == 0
+                                                                        else 30)))
+                 for _ in range(20)]
+        words += ["".join(rnd.sample(known, min(k, len(known)))) for k in (2, 3) for _ in range(5)]
+        words += ["a" * (2 * top), "a" * (2 * top + 1), "a" * (3 * top), "a" * (3 * top + 1),
+                  "x1y2z3ab", "éclairage" + known[0], ""]
+        expected = {w: parts for w in words if (parts := bm25f.split_runon(w, vocab))}
+        assert bm25f._runon_splits(words, vocab) == expected, (trial, words, vocab)
+        splits += len(expected)
+    assert splits > 500  # the sets hold splits to find
+
+
 def test_run_on_parts_and_typos_are_at_most_max_part_letters():
     """A run-on part, and a query word read as a typo, has at most ``MAX_PART`` letters (the
     searches cost the square of a word's length); the bound is exact."""
