@@ -46,6 +46,7 @@ from .catalog import Catalog, build_catalog
 from .classify import as_registry, classify_tools
 from .config import ToolSearchConfig
 from .profile import ProfileLike, as_profile
+from .sources.filesafe import read_bounded
 from .tooldefs import mcp_tool_name
 
 TOP_K = 5
@@ -125,9 +126,7 @@ def parse_queries(lines: Iterable[str], origin: str = "<queries>") -> tuple[Quer
 
 def load_queries(path: Path | str) -> tuple[Query, ...]:
     """Read a query file (see the module docstring for the accepted line formats)."""
-    from .sources.filesafe import read_bounded  # a FIFO or /dev/zero is refused, not read
-
-    path = Path(path)
+    path = Path(path)  # read bounded: a FIFO or /dev/zero is refused, not read
     try:
         text = read_bounded(path, "query file").decode("utf-8")
     except UnicodeDecodeError as exc:
