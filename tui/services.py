@@ -16,11 +16,13 @@ from toolsearch.toolsets import Workspace
 DEFAULT_SOURCE = "seed-demo"
 
 
-async def load_workspace(specs: Sequence[str]) -> Workspace:
-    """Every SOURCE merged (live servers listed in parallel, each with its own timeout)."""
-    from toolsearch.sources import load_sources_async
+async def load_workspace(specs: Sequence[str], *, timeout: float | None = None) -> Workspace:
+    """Every SOURCE merged (live servers listed in parallel, each within *timeout* seconds,
+    default 15, or its own shorter ``connect_timeout``)."""
+    from toolsearch.sources import DEFAULT_TIMEOUT, load_sources_async
 
-    return await load_sources_async(list(specs) or [DEFAULT_SOURCE])
+    return await load_sources_async(list(specs) or [DEFAULT_SOURCE],
+                                    timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
 
 
 def hermes_target(specs: Sequence[str]) -> Path | None:
@@ -48,7 +50,8 @@ class RoutingExecutor:
         return await self.dry.execute(tool_name, arguments)
 
 
-def make_executor(specs: Sequence[str], workspace: Workspace) -> Executor:
+def make_executor(specs: Sequence[str], workspace: Workspace, *,
+                  timeout: float | None = None) -> Executor:
     """A routing executor when any SOURCE declares live servers, else the dry run."""
     dry = DryRunExecutor()
     try:
@@ -56,7 +59,7 @@ def make_executor(specs: Sequence[str], workspace: Workspace) -> Executor:
     except ImportError:
         return dry
     try:
-        live = live_executor(list(specs), workspace)
+        live = live_executor(list(specs), workspace, timeout=timeout)
     except Exception:
         return dry
     if not getattr(live, "server_names", ()):
