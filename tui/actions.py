@@ -288,8 +288,9 @@ class AppActions(_Base):
         self.tune("enabled", value)
 
     def action_reset_tuning(self) -> None:
-        """Every field, note and value back to the loaded config."""
+        """Every field, note and value back to the loaded config (as last saved)."""
         self.overrides.clear()
+        self.overrides.update(self.saved_values)  # the file holds these now
         if self.session is not None and self._initial is not None:
             self.change(replace(self.session, config=self._initial.config,
                                 context_length=self._initial.context_length))
@@ -396,9 +397,13 @@ class AppActions(_Base):
             self.call_from_thread(self.notify, str(exc), title="Not saved", severity="error",
                                   timeout=15)
             return
-        self.call_from_thread(self._saved, outcome)
+        self.call_from_thread(self._saved, outcome, values)
 
-    def _saved(self, outcome: services.SaveOutcome) -> None:
+    def _saved(self, outcome: services.SaveOutcome, values: dict[str, Any]) -> None:
         self.last_save = outcome
         self.save_target = str(outcome.path)
+        # what the file holds now is what Ctrl+R comes back to
+        self.saved_values.update(values)
+        if self._initial is not None:
+            self._initial = self._initial.with_config(**values)
         self.notify(outcome.message(), title="Saved", timeout=15)

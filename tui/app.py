@@ -125,6 +125,7 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
         self._initial: SessionState | None = None
         self._query: tuple[str, bool] = ("", False)
         self.overrides: dict[str, Any] = {}  # tools.tool_search keys the operator changed
+        self.saved_values: dict[str, Any] = {}  # keys saved since launch: Ctrl+R keeps them
         self.startup_notes: list[str] = []
         loaded = load_themes(themes_folder)
         for t in loaded.themes:

@@ -133,6 +133,43 @@ async def test_save_writes_the_hermes_config_and_keeps_a_backup(tmp_path, worksp
     assert (tmp_path / "config.yaml.bak").read_text() == HERMES_CONFIG
 
 
+async def test_reset_after_a_save_comes_back_to_the_saved_file(tmp_path, workspace):
+    """After a save the file holds the new values: Ctrl+R went back to the values of launch
+    (threshold 5 on screen, 17 in the file) and Save then said nothing differed."""
+    config = tmp_path / "config.yaml"
+    config.write_text(HERMES_CONFIG)
+    app = ToolSearchApp([str(config)], workspace=workspace, exact_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(TuningPane)
+        await _type(pilot, pane.query_one("#tune-threshold_pct", Input), "17")
+        await pilot.press("enter", "ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmSaveScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert yaml.safe_load(config.read_text())["tools"]["tool_search"]["threshold_pct"] == 17
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert app.session.config.threshold_pct == 17
+        assert pane.query_one("#tune-threshold_pct", Input).value == "17"
+        await pilot.press("ctrl+s")  # screen and file agree: nothing to save
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmSaveScreen)
+        # another profile keeps the saved value (it is the file's now)
+        await pilot.press("6", *["tab"] * 9, "enter", "down", "enter")
+        await settle(pilot)
+        assert app.session.config.profile.name == "latest"
+        assert app.session.config.threshold_pct == 17
+        await _type(pilot, pane.query_one("#tune-threshold_pct", Input), "5")
+        await pilot.press("enter", "ctrl+s")
+        await settle(pilot)
+        diff = str(app.screen.query_one("#confirm-diff", Static).content)
+        assert "-     threshold_pct: 17\n+     threshold_pct: 5" in diff
+        await pilot.press("n")
+        await settle(pilot)
+
+
 async def test_save_cancelled_or_unchanged_writes_nothing(tmp_path, workspace):
     config = tmp_path / "config.yaml"
     config.write_text(HERMES_CONFIG)
