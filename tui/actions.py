@@ -372,6 +372,10 @@ class AppActions(_Base):
         """Show what would change (only the keys the operator set), then save on yes."""
         if self.session is None:
             return
+        refusal = services.save_refusal(path)
+        if refusal:
+            self.notify(refusal, title="Not saved", severity="error", timeout=15)
+            return
         raw = self.session.config.to_raw()
         values = {k: raw[k] for k in self.overrides if k in raw}
         found = save_diff.changes(path, values)

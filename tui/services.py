@@ -82,9 +82,45 @@ class SaveOutcome:
                 f"{backup}")
 
 
+def save_refusal(path: Path) -> str | None:
+    """Why the app will not save into *path*; None for a Hermes ``config.yaml``, a file that
+    holds no YAML yet, or a new ``.yaml`` in an existing folder. What ``tune --save`` refuses
+    (a client config, JSON, any other file) is refused; a catalog too, whose block is another
+    (``toolsearch tune CATALOG --save`` writes it)."""
+    from toolsearch.sources.errors import SourceError
+    from toolsearch.sources.filesafe import read_bounded
+    from toolsearch.sources.safe_yaml import load_yaml
+    from toolsearch.sources.save_target import YAML_SUFFIXES, save_kind
+
+    if not (path.exists() or path.is_symlink()):
+        if not path.parent.is_dir():
+            return f"{path.parent}: no such folder"
+        if path.suffix.lower() not in YAML_SUFFIXES:
+            return f"{path}: a new config file must end in .yaml or .yml"
+        return None
+    try:
+        kind = save_kind(path)
+    except SourceError as exc:
+        try:  # an empty or comment-only YAML file: as good as a new one
+            if path.suffix.lower() in YAML_SUFFIXES and \
+                    load_yaml(read_bounded(path, "config file").decode("utf-8")) is None:
+                return None
+        except Exception:
+            pass
+        return str(exc)
+    if kind != "hermes":
+        return (f"{path}: is a catalog; the app saves into a Hermes config.yaml "
+                f"(toolsearch tune {path} --set KEY=VALUE --save writes a catalog's own block)")
+    return None
+
+
 def save_block(path: Path, values: Mapping[str, Any]) -> SaveOutcome:
     """Write the block through the engine's safe save (raises SourceError with a reason)."""
+    from toolsearch.sources.errors import SourceError
     from toolsearch.sources.save import save_tool_search_block
 
+    refusal = save_refusal(path)
+    if refusal:
+        raise SourceError(refusal)
     result = save_tool_search_block(path, values)
     return SaveOutcome(result.path, result.backup_path, tuple(result.changed_keys))

@@ -221,3 +221,59 @@ async def test_save_without_a_hermes_config_asks_for_a_path(tmp_path, make_app):
         assert app.save_target == str(target)
     saved = yaml.safe_load(target.read_text())
     assert saved == {"tools": {"tool_search": {"enabled": "off"}}}
+
+
+NOT_HERMES = {
+    "claude.json": ('{"mcpServers": {"a": {"command": "x"}}}\n', "client config"),
+    "cursor.yaml": ("mcpServers:\n  a: {command: x}\n", "client config"),
+    "notes.yaml": ("x: 1\n", "not a Hermes config"),
+    "catalog.yaml": ("name: c\ntoolsets:\n  - name: t\n    tools:\n      - name: a\n"
+                     "        description: d\n", "catalog"),
+}
+
+
+@pytest.mark.parametrize("name", [*NOT_HERMES, "folder", "missing/config.yaml", "new.json"])
+async def test_save_path_that_is_no_hermes_config_is_refused_before_asking(
+        tmp_path, make_app, name):
+    """The path dialog wrote tools.tool_search into any file: a Claude Desktop JSON config
+    became YAML flow text (`tools: {...}` in JSON, which no client can read), a client YAML
+    or a catalog got a block nothing reads. `tune --save` refuses these; so does the app."""
+    target = tmp_path / name
+    if name in NOT_HERMES:
+        target.write_text(NOT_HERMES[name][0])
+    elif name == "folder":
+        target.mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6", "tab", "enter", "down", "down", "enter", "ctrl+s")  # enabled off
+        await settle(pilot)
+        assert isinstance(app.screen, SavePathScreen)
+        await pilot.press("ctrl+u", *str(target), "enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmSaveScreen), "asked to save into " + name
+        refusal = [n for n in app._notifications if n.title == "Not saved"]
+        assert refusal and str(target.parent if name.startswith("missing") else target) \
+            in refusal[-1].message
+        if name in NOT_HERMES:
+            assert NOT_HERMES[name][1] in refusal[-1].message
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    if name in NOT_HERMES:
+        assert target.read_text() == NOT_HERMES[name][0]
+
+
+async def test_save_into_an_empty_file_writes_the_block(tmp_path, make_app):
+    target = tmp_path / "config.yaml"
+    target.write_text("# to fill in\n")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6", "tab", "enter", "down", "down", "enter", "ctrl+s")
+        await settle(pilot)
+        await pilot.press("ctrl+u", *str(target), "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmSaveScreen)
+        await pilot.press("y")
+        await settle(pilot)
+    assert yaml.safe_load(target.read_text()) == {"tools": {"tool_search": {"enabled": "off"}}}
