@@ -30,7 +30,7 @@ from .key_order import KeysSettled
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .pacing import underline_now
 from .prepare import HiddenTabs, last_input_of
-from .recall_view import RecallStep, RecallView, reach_run, recall_run
+from .recall_view import RecallStep, RecallView, reach_run, recall_basis, recall_run
 from .screens.activity_detail import ActivityDetailScreen, entry_json
 from .screens.call import CallScreen
 from .screens.confirm_save import ConfirmSaveScreen
@@ -338,7 +338,7 @@ class AppActions(_Base):
                                                        key))
         except Exception as exc:  # never a crash: one line in the pane
             view = RecallView(kind, path, error=str(exc) or type(exc).__name__)
-        self.post_message(RecallCompleted(view))
+        self.post_message(RecallCompleted(replace(view, basis=recall_basis(session))))
 
     def action_clear_feed(self) -> None:
         self.activity = ()

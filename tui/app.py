@@ -171,7 +171,8 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
             yield ActivityFeed(id="feed").data_bind(activity=app.activity)
         elif key == "recall":
             yield RecallPane(id="recall").data_bind(view=app.recall, step=app.recall_step,
-                                                    default_path=app.query_file)
+                                                    default_path=app.query_file,
+                                                    session=app.session)
         else:
             yield TuningPane(id="tuning").data_bind(session=app.session,
                                                     save_target=app.save_target)
