@@ -369,7 +369,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
         return 0
     run_app = app_entry("tui.app.run_app")
     run_app(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
-            theme=args.theme)
+            theme=args.theme, timeout=args.timeout)
     return 0
 
 
@@ -377,7 +377,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     _check_sources(args.sources)
     run_demo = app_entry("tui.app.run_demo")
     run_demo(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
-             theme=args.theme)
+             theme=args.theme, timeout=args.timeout)
     return 0
 
 

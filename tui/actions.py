@@ -30,7 +30,7 @@ from .key_order import KeysSettled
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .pacing import underline_now
 from .prepare import HiddenTabs, last_input_of
-from .recall_view import RecallStep, RecallView, reach_run, recall_run
+from .recall_view import RecallStep, RecallView, reach_run, recall_basis, recall_run
 from .screens.activity_detail import ActivityDetailScreen, entry_json
 from .screens.call import CallScreen
 from .screens.confirm_save import ConfirmSaveScreen
@@ -288,8 +288,9 @@ class AppActions(_Base):
         self.tune("enabled", value)
 
     def action_reset_tuning(self) -> None:
-        """Every field, note and value back to the loaded config."""
+        """Every field, note and value back to the loaded config (as last saved)."""
         self.overrides.clear()
+        self.overrides.update(self.saved_values)  # the file holds these now
         if self.session is not None and self._initial is not None:
             self.change(replace(self.session, config=self._initial.config,
                                 context_length=self._initial.context_length))
@@ -337,7 +338,7 @@ class AppActions(_Base):
                                                        key))
         except Exception as exc:  # never a crash: one line in the pane
             view = RecallView(kind, path, error=str(exc) or type(exc).__name__)
-        self.post_message(RecallCompleted(view))
+        self.post_message(RecallCompleted(replace(view, basis=recall_basis(session))))
 
     def action_clear_feed(self) -> None:
         self.activity = ()
@@ -371,6 +372,10 @@ class AppActions(_Base):
         """Show what would change (only the keys the operator set), then save on yes."""
         if self.session is None:
             return
+        refusal = services.save_refusal(path)
+        if refusal:
+            self.notify(refusal, title="Not saved", severity="error", timeout=15)
+            return
         raw = self.session.config.to_raw()
         values = {k: raw[k] for k in self.overrides if k in raw}
         found = save_diff.changes(path, values)
@@ -396,9 +401,13 @@ class AppActions(_Base):
             self.call_from_thread(self.notify, str(exc), title="Not saved", severity="error",
                                   timeout=15)
             return
-        self.call_from_thread(self._saved, outcome)
+        self.call_from_thread(self._saved, outcome, values)
 
-    def _saved(self, outcome: services.SaveOutcome) -> None:
+    def _saved(self, outcome: services.SaveOutcome, values: dict[str, Any]) -> None:
         self.last_save = outcome
         self.save_target = str(outcome.path)
+        # what the file holds now is what Ctrl+R comes back to
+        self.saved_values.update(values)
+        if self._initial is not None:
+            self._initial = self._initial.with_config(**values)
         self.notify(outcome.message(), title="Saved", timeout=15)

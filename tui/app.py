@@ -103,9 +103,10 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
                  wall_clock: Callable[[], float] = time.monotonic,
                  demo_delay: float = 0.9, executor: Executor | None = None,
                  themes_folder: Path | None = None, exact: bool = True,
-                 exact_delay: float = EXACT_DELAY) -> None:
+                 exact_delay: float = EXACT_DELAY, timeout: float | None = None) -> None:
         super().__init__()
         self.sources = tuple(sources)
+        self.server_timeout = timeout  # --timeout: listing and calls of live servers
         self.clock = clock
         self.wall_clock = wall_clock  # activity times (fake in tests and snapshots)
         self._started = wall_clock()
@@ -124,6 +125,7 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
         self._initial: SessionState | None = None
         self._query: tuple[str, bool] = ("", False)
         self.overrides: dict[str, Any] = {}  # tools.tool_search keys the operator changed
+        self.saved_values: dict[str, Any] = {}  # keys saved since launch: Ctrl+R keeps them
         self.startup_notes: list[str] = []
         loaded = load_themes(themes_folder)
         for t in loaded.themes:
@@ -169,7 +171,8 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
             yield ActivityFeed(id="feed").data_bind(activity=app.activity)
         elif key == "recall":
             yield RecallPane(id="recall").data_bind(view=app.recall, step=app.recall_step,
-                                                    default_path=app.query_file)
+                                                    default_path=app.query_file,
+                                                    session=app.session)
         else:
             yield TuningPane(id="tuning").data_bind(session=app.session,
                                                     save_target=app.save_target)
@@ -197,7 +200,7 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
 
     async def _load(self) -> None:
         try:
-            workspace = await services.load_workspace(self.sources)
+            workspace = await services.load_workspace(self.sources, timeout=self.server_timeout)
         except Exception as exc:  # a source that cannot be read: one clear line
             self.post_message(WorkspaceFailed(str(exc) or type(exc).__name__))
             return
@@ -206,7 +209,8 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
     @on(WorkspaceLoaded)
     def _loaded(self, message: WorkspaceLoaded) -> None:
         if self._executor is None:
-            self._executor = services.make_executor(self.sources, message.workspace)
+            self._executor = services.make_executor(self.sources, message.workspace,
+                                                    timeout=self.server_timeout)
         self._install(message.workspace)
         self._after_install()
 
@@ -399,14 +403,15 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
 
 
 def run_app(sources: list[str], *, context: int | None, profile: str,
-            theme: str | None) -> None:
+            theme: str | None, timeout: float | None = None) -> None:
     """Open the app on SOURCEs (the sample ``seed-demo`` when none are given)."""
     ToolSearchApp(sources or [services.DEFAULT_SOURCE], context=context, profile=profile,
-                  theme=theme).run()
+                  theme=theme, timeout=timeout).run()
 
 
 def run_demo(sources: list[str] | None = None, *, context: int | None = None,
-             profile: str = "seed", theme: str | None = None) -> None:
+             profile: str = "seed", theme: str | None = None,
+             timeout: float | None = None) -> None:
     """Open the app and play the scripted demo through the activity feed at once."""
     ToolSearchApp(sources or [services.DEFAULT_SOURCE], context=context, profile=profile,
-                  theme=theme, demo=True).run()
+                  theme=theme, demo=True, timeout=timeout).run()

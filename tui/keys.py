@@ -147,7 +147,8 @@ GLOBAL_KEYS: tuple[tuple[str, str], ...] = (
 
 
 KEY_NAMES = {"slash": "/", "question_mark": "?", "space": "Space", "escape": "Esc",
-             "enter": "Enter", "delete": "Del"}
+             "enter": "Enter", "delete": "Del", "left_square_bracket": "[",
+             "right_square_bracket": "]"}
 
 
 def _key_name(key: str) -> str:
@@ -165,7 +166,12 @@ def _key_text(binding: Binding) -> str:
 
 
 def bindings_of(cls: type) -> Iterable[Binding]:
-    for binding in getattr(cls, "BINDINGS", ()):
+    """The bindings of the nearest class that declares them, if it is one of the app's own
+    (not the arrows and pages a pane inherits from Textual's scroll container)."""
+    owner = next((k for k in cls.__mro__ if "BINDINGS" in k.__dict__), None)
+    if owner is None or owner.__module__.split(".")[0] != __name__.split(".")[0]:
+        return
+    for binding in owner.__dict__["BINDINGS"]:
         if isinstance(binding, Binding) and binding.description:
             yield binding
 

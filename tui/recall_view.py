@@ -26,6 +26,16 @@ QUERIES_FOLDER = "queries"
 QUERY_SUFFIX = ".jsonl"
 
 
+def recall_basis(session: SessionState | None) -> tuple[object, ...]:
+    """What a run's figures depend on: the tools loaded, detached and in scope, and the
+    ``defer`` list (a threshold or a limit changes nothing the run searched)."""
+    if session is None:
+        return ()
+    defer = session.config.defer
+    return (id(session.workspace), session.detached, session.scope,
+            tuple(defer) if defer is not None else None)
+
+
 def profiles_for(choice: str) -> tuple[str, ...]:
     """``both`` -> every profile side by side; otherwise the one profile."""
     return PROFILE_NAMES if choice == "both" else (choice,)
@@ -73,6 +83,8 @@ class RecallView:
     reach: tuple[ReachReport, ...] = ()
     error: str = ""
     session_key: int = 0
+    basis: tuple[object, ...] = ()
+    """:func:`recall_basis` of the session it ran on."""
 
     @property
     def profiles(self) -> tuple[str, ...]:

@@ -16,11 +16,13 @@ from toolsearch.toolsets import Workspace
 DEFAULT_SOURCE = "seed-demo"
 
 
-async def load_workspace(specs: Sequence[str]) -> Workspace:
-    """Every SOURCE merged (live servers listed in parallel, each with its own timeout)."""
-    from toolsearch.sources import load_sources_async
+async def load_workspace(specs: Sequence[str], *, timeout: float | None = None) -> Workspace:
+    """Every SOURCE merged (live servers listed in parallel, each within *timeout* seconds,
+    default 15, or its own shorter ``connect_timeout``)."""
+    from toolsearch.sources import DEFAULT_TIMEOUT, load_sources_async
 
-    return await load_sources_async(list(specs) or [DEFAULT_SOURCE])
+    return await load_sources_async(list(specs) or [DEFAULT_SOURCE],
+                                    timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
 
 
 def hermes_target(specs: Sequence[str]) -> Path | None:
@@ -48,7 +50,8 @@ class RoutingExecutor:
         return await self.dry.execute(tool_name, arguments)
 
 
-def make_executor(specs: Sequence[str], workspace: Workspace) -> Executor:
+def make_executor(specs: Sequence[str], workspace: Workspace, *,
+                  timeout: float | None = None) -> Executor:
     """A routing executor when any SOURCE declares live servers, else the dry run."""
     dry = DryRunExecutor()
     try:
@@ -56,7 +59,7 @@ def make_executor(specs: Sequence[str], workspace: Workspace) -> Executor:
     except ImportError:
         return dry
     try:
-        live = live_executor(list(specs), workspace)
+        live = live_executor(list(specs), workspace, timeout=timeout)
     except Exception:
         return dry
     if not getattr(live, "server_names", ()):
@@ -79,9 +82,45 @@ class SaveOutcome:
                 f"{backup}")
 
 
+def save_refusal(path: Path) -> str | None:
+    """Why the app will not save into *path*; None for a Hermes ``config.yaml``, a file that
+    holds no YAML yet, or a new ``.yaml`` in an existing folder. What ``tune --save`` refuses
+    (a client config, JSON, any other file) is refused; a catalog too, whose block is another
+    (``toolsearch tune CATALOG --save`` writes it)."""
+    from toolsearch.sources.errors import SourceError
+    from toolsearch.sources.filesafe import read_bounded
+    from toolsearch.sources.safe_yaml import load_yaml
+    from toolsearch.sources.save_target import YAML_SUFFIXES, save_kind
+
+    if not (path.exists() or path.is_symlink()):
+        if not path.parent.is_dir():
+            return f"{path.parent}: no such folder"
+        if path.suffix.lower() not in YAML_SUFFIXES:
+            return f"{path}: a new config file must end in .yaml or .yml"
+        return None
+    try:
+        kind = save_kind(path)
+    except SourceError as exc:
+        try:  # an empty or comment-only YAML file: as good as a new one
+            if path.suffix.lower() in YAML_SUFFIXES and \
+                    load_yaml(read_bounded(path, "config file").decode("utf-8")) is None:
+                return None
+        except Exception:
+            pass
+        return str(exc)
+    if kind != "hermes":
+        return (f"{path}: is a catalog; the app saves into a Hermes config.yaml "
+                f"(toolsearch tune {path} --set KEY=VALUE --save writes a catalog's own block)")
+    return None
+
+
 def save_block(path: Path, values: Mapping[str, Any]) -> SaveOutcome:
     """Write the block through the engine's safe save (raises SourceError with a reason)."""
+    from toolsearch.sources.errors import SourceError
     from toolsearch.sources.save import save_tool_search_block
 
+    refusal = save_refusal(path)
+    if refusal:
+        raise SourceError(refusal)
     result = save_tool_search_block(path, values)
     return SaveOutcome(result.path, result.backup_path, tuple(result.changed_keys))

@@ -36,3 +36,23 @@ async def test_wrapped_lines_hang_under_the_entry_text_at_80x24(make_app):
         assert WHEN_WIDTH + LABEL_WIDTH in indent
         assert WHEN_WIDTH + 2 in indent
         assert set(indent) <= {WHEN_WIDTH, WHEN_WIDTH + 2, WHEN_WIDTH + LABEL_WIDTH}
+
+
+async def test_no_line_runs_under_the_scrollbar_at_80x24(make_app):
+    """RichLog renders at least 78 columns (its min_width): at 80 columns the view beside the
+    scrollbar is 77, so the last character of every full line was hidden ("in thi",
+    "'tool_search" without its closing quote)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+g")
+        for _ in range(10):
+            await settle(pilot)
+            if not app.demo_running:
+                break
+        await settle(pilot)
+        log = app.query_one(ActivityFeed).query_one(RichLog)
+        assert log.show_vertical_scrollbar, "the demo did not overflow the feed"
+        width = log.scrollable_content_region.width
+        longest = max(len(line.text.rstrip()) for line in log.lines)
+        assert longest <= width, f"a line of {longest} columns under a {width}-column view"

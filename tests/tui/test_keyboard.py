@@ -392,3 +392,22 @@ async def test_the_prepared_help_screen_follows_a_theme_change(make_app):
             assert box.styles.background.hex.lower() == surface.lower()[:7], name
             await pilot.press("escape")
             await settle(pilot)
+
+
+async def test_the_key_map_names_keys_as_typed_and_only_the_apps_own(make_app):
+    """The key map showed `left_square_bracket` / `right_square_bracket` for Listing's [ and
+    ], and under Tuning ten scrolling keys the pane inherits from its scroll container
+    ("up  Scroll Up", "Ctrl+PAGEUP  Page Left") instead of its own."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-text").render())
+        assert "square_bracket" not in text
+        listing = text.split("\nListing\n")[1].split("\n\n")[0]
+        assert "  [  " in listing and "  ]  " in listing
+        tuning = text.split("\nTuning\n")[1].split("\n\n")[0]
+        assert "Scroll" not in tuning and "Page Left" not in tuning
+        assert "leave a number field" in tuning

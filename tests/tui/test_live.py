@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tui_helpers import settle
+from tui_helpers import settle, wait_until
 
+from toolsearch.cli import main
 from tui.app import ToolSearchApp
 from tui.widgets.servers import ServersPane
 
@@ -44,3 +45,28 @@ async def test_live_servers_load_in_a_worker_and_execute_for_real(tmp_path):
         assert "5" in str(reply.result)
         await settle(pilot)
         assert app.activity[-1].event.tool == "mcp__demo__add"
+
+
+@pytest.mark.parametrize("command", ["tui", "demo"])
+def test_timeout_on_the_command_line_reaches_the_apps_servers(tmp_path, monkeypatch, command):
+    """`toolsearch tui CONFIG --timeout 1` took the option and dropped it: a server that never
+    answers held the app on "Loading sources…" for the default 15 s."""
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"mcp_servers": {
+        "hang": {"command": sys.executable, "args": [str(SERVERS / "hang_server.py")]}}}))
+    seen: dict[str, str] = {}
+    run = ToolSearchApp.run
+
+    async def operator(pilot):
+        app = pilot.app
+        await wait_until(pilot, lambda: app.session is not None
+                         and app.session.workspace.toolsets, "servers listed")
+        seen["error"] = app.session.workspace.toolsets[0].error
+        app.exit()
+
+    def headless(self, **_):
+        return run(self, headless=True, size=(100, 30), auto_pilot=operator)
+
+    monkeypatch.setattr(ToolSearchApp, "run", headless)
+    assert main([command, str(config), "--timeout", "1"]) == 0
+    assert seen["error"] == "no answer within 1 s"

@@ -156,3 +156,32 @@ def test_no_default_query_file_without_a_sample_or_the_bundled_sets(monkeypatch)
 
     monkeypatch.setattr(recall_view, "data_dir", missing)  # a wheel without queries/
     assert default_query_file(["seed-demo"]) is None
+
+
+async def test_figures_say_when_the_session_changed_after_the_run(make_app):
+    """Reach run, then a server detached: the figures still counted its tools (3,310
+    deferred on cloudflare-scale while the gauges said 24) and nothing said so."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:  # where the status line is tight
+        await settle(pilot)
+        await pilot.press("7", "f6")
+        await settle(pilot)
+
+        def status() -> str:
+            return str(app.query_one("#recall-status", Static).render())
+
+        assert "reach" in status() and "before" not in status()
+        await pilot.press("1", "down", "a")  # detach firecrawl
+        await settle(pilot)
+        assert "firecrawl" in app.session.detached
+        await pilot.press("7")
+        await settle(pilot)
+        assert "before the last change" in status()
+        await pilot.press("1", "a")  # attached again: the figures hold again
+        await settle(pilot)
+        await pilot.press("7")
+        await settle(pilot)
+        assert "before the last change" not in status()
+        await pilot.press("6", "tab", "tab", "tab", "ctrl+u", *"2", "enter")  # threshold only
+        await settle(pilot)
+        assert "before the last change" not in status()

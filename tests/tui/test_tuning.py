@@ -133,6 +133,43 @@ async def test_save_writes_the_hermes_config_and_keeps_a_backup(tmp_path, worksp
     assert (tmp_path / "config.yaml.bak").read_text() == HERMES_CONFIG
 
 
+async def test_reset_after_a_save_comes_back_to_the_saved_file(tmp_path, workspace):
+    """After a save the file holds the new values: Ctrl+R went back to the values of launch
+    (threshold 5 on screen, 17 in the file) and Save then said nothing differed."""
+    config = tmp_path / "config.yaml"
+    config.write_text(HERMES_CONFIG)
+    app = ToolSearchApp([str(config)], workspace=workspace, exact_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(TuningPane)
+        await _type(pilot, pane.query_one("#tune-threshold_pct", Input), "17")
+        await pilot.press("enter", "ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmSaveScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert yaml.safe_load(config.read_text())["tools"]["tool_search"]["threshold_pct"] == 17
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert app.session.config.threshold_pct == 17
+        assert pane.query_one("#tune-threshold_pct", Input).value == "17"
+        await pilot.press("ctrl+s")  # screen and file agree: nothing to save
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmSaveScreen)
+        # another profile keeps the saved value (it is the file's now)
+        await pilot.press("6", *["tab"] * 9, "enter", "down", "enter")
+        await settle(pilot)
+        assert app.session.config.profile.name == "latest"
+        assert app.session.config.threshold_pct == 17
+        await _type(pilot, pane.query_one("#tune-threshold_pct", Input), "5")
+        await pilot.press("enter", "ctrl+s")
+        await settle(pilot)
+        diff = str(app.screen.query_one("#confirm-diff", Static).content)
+        assert "-     threshold_pct: 17\n+     threshold_pct: 5" in diff
+        await pilot.press("n")
+        await settle(pilot)
+
+
 async def test_save_cancelled_or_unchanged_writes_nothing(tmp_path, workspace):
     config = tmp_path / "config.yaml"
     config.write_text(HERMES_CONFIG)
@@ -184,3 +221,59 @@ async def test_save_without_a_hermes_config_asks_for_a_path(tmp_path, make_app):
         assert app.save_target == str(target)
     saved = yaml.safe_load(target.read_text())
     assert saved == {"tools": {"tool_search": {"enabled": "off"}}}
+
+
+NOT_HERMES = {
+    "claude.json": ('{"mcpServers": {"a": {"command": "x"}}}\n', "client config"),
+    "cursor.yaml": ("mcpServers:\n  a: {command: x}\n", "client config"),
+    "notes.yaml": ("x: 1\n", "not a Hermes config"),
+    "catalog.yaml": ("name: c\ntoolsets:\n  - name: t\n    tools:\n      - name: a\n"
+                     "        description: d\n", "catalog"),
+}
+
+
+@pytest.mark.parametrize("name", [*NOT_HERMES, "folder", "missing/config.yaml", "new.json"])
+async def test_save_path_that_is_no_hermes_config_is_refused_before_asking(
+        tmp_path, make_app, name):
+    """The path dialog wrote tools.tool_search into any file: a Claude Desktop JSON config
+    became YAML flow text (`tools: {...}` in JSON, which no client can read), a client YAML
+    or a catalog got a block nothing reads. `tune --save` refuses these; so does the app."""
+    target = tmp_path / name
+    if name in NOT_HERMES:
+        target.write_text(NOT_HERMES[name][0])
+    elif name == "folder":
+        target.mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6", "tab", "enter", "down", "down", "enter", "ctrl+s")  # enabled off
+        await settle(pilot)
+        assert isinstance(app.screen, SavePathScreen)
+        await pilot.press("ctrl+u", *str(target), "enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmSaveScreen), "asked to save into " + name
+        refusal = [n for n in app._notifications if n.title == "Not saved"]
+        assert refusal and str(target.parent if name.startswith("missing") else target) \
+            in refusal[-1].message
+        if name in NOT_HERMES:
+            assert NOT_HERMES[name][1] in refusal[-1].message
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    if name in NOT_HERMES:
+        assert target.read_text() == NOT_HERMES[name][0]
+
+
+async def test_save_into_an_empty_file_writes_the_block(tmp_path, make_app):
+    target = tmp_path / "config.yaml"
+    target.write_text("# to fill in\n")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6", "tab", "enter", "down", "down", "enter", "ctrl+s")
+        await settle(pilot)
+        await pilot.press("ctrl+u", *str(target), "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmSaveScreen)
+        await pilot.press("y")
+        await settle(pilot)
+    assert yaml.safe_load(target.read_text()) == {"tools": {"tool_search": {"enabled": "off"}}}

@@ -53,7 +53,8 @@ class ActivityFeed(Vertical):
         yield Static("Calls, as the tool they reach \u00b7 Ctrl+T call \u00b7 Ctrl+G demo "
                      "(Space pause, n step) \u00b7 Enter details \u00b7 c copy",
                      id="feed-head", markup=False)
-        yield RichLog(id="feed-log", max_lines=MAX_LINES, wrap=True, markup=False)
+        # min_width: RichLog renders at least 78 columns, wider than the view below 81 columns
+        yield RichLog(id="feed-log", max_lines=MAX_LINES, wrap=True, markup=False, min_width=1)
 
     def watch_activity(self, entries: tuple[ActivityEntry, ...]) -> None:
         if entries and entries[-1].seq < self._last_seq:  # cleared

@@ -20,11 +20,12 @@ from textual.widgets import Button, DataTable, Input, ProgressBar, Select, Stati
 
 from ..key_order import focus_now
 from ..messages import PaneMessage
-from ..recall_view import PROFILE_CHOICES, RecallStep, RecallView, profiles_for
+from ..recall_view import PROFILE_CHOICES, RecallStep, RecallView, profiles_for, recall_basis
 from .sortable import SortableTable
 
 if TYPE_CHECKING:
     from toolsearch.recall import ReachReport, RecallReport
+    from toolsearch.session import SessionState
 
 RECALL_FIGURES: tuple[tuple[str, str], ...] = (
     ("recall_at_1", "recall@1"), ("recall_at_5", "recall@5"), ("mrr", "MRR@5"),
@@ -94,6 +95,7 @@ class RecallPane(Vertical):
     view: reactive[RecallView | None] = reactive(None, init=False)
     step: reactive[RecallStep | None] = reactive(None, init=False)
     default_path: reactive[str] = reactive("", init=False)
+    session: reactive[SessionState | None] = reactive(None, init=False)
 
     @dataclass
     class RunRequested(PaneMessage):
@@ -114,6 +116,7 @@ class RecallPane(Vertical):
         super().__init__(id=id)
         self._picks: dict[str, str] = {}
         self._shown: RecallView | None = None
+        self._stale = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="recall-bar"):
@@ -166,6 +169,20 @@ class RecallPane(Vertical):
 
     def watch_view(self) -> None:
         self._render_view()
+
+    def watch_session(self) -> None:
+        if self.is_mounted and self._shown is not None and self._shown.basis and \
+                self._stale != (recall_basis(self.session) != self._shown.basis):
+            self._shown = None  # the status line says whether the figures still hold
+            self._render_view()
+
+    @property
+    def _stale_note(self) -> str:
+        view = self._shown
+        self._stale = bool(view and view.basis and recall_basis(self.session) != view.basis)
+        # first: the status holds three lines, a note at its end was cut at 80 columns
+        return ("\u26a0 run before the last change of servers, scope or defer (F5/F6 runs "
+                "it again) \u00b7 ") if self._stale else ""
 
     # -- fields to requests ----------------------------------------------------------
 
@@ -252,14 +269,14 @@ class RecallPane(Vertical):
         elif view.kind == "recall":
             total = sum(len(r.misses) for r in view.recall)
             self._status(Content.assemble(
-                ("\u2714 recall", "$outcome-ok bold"),
+                self._stale_note, ("\u2714 recall", "$outcome-ok bold"),
                 f" \u00b7 {view.queries:,} queries from ", Content(view.source),
                 f" \u00b7 top 5 \u00b7 {total:,} miss(es) across "
                 f"{', '.join(view.profiles)} \u00b7 enter on a miss tries it in Search"))
         else:
             total = sum(len(r.unreached) for r in view.reach)
             self._status(Content.assemble(
-                ("\u2714 reach", "$outcome-ok bold"),
+                self._stale_note, ("\u2714 reach", "$outcome-ok bold"),
                 " \u00b7 each deferred tool searched by its own name words and by its "
                 f"description's first sentence \u00b7 {total:,} unreached across "
                 f"{', '.join(view.profiles) or 'no profile'}"))
