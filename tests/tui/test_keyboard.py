@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.widgets import Input, TabbedContent
 from tui_helpers import settle, wait_until
 
@@ -125,14 +127,19 @@ async def test_reset_restores_the_field_under_the_cursor_and_its_note(make_app):
         assert active_tab(app) == "recall"
 
 
+async def _key_map_text(app: Any, pilot: Any) -> str:
+    """`?` from launch: the key map's text."""
+    await settle(pilot)
+    await pilot.press("question_mark")
+    await settle(pilot)
+    assert isinstance(app.screen, HelpScreen)
+    return str(app.screen.query_one("#help-text").render())
+
+
 async def test_help_and_quit_keys(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("question_mark")
-        await settle(pilot)
-        assert isinstance(app.screen, HelpScreen)
-        text = str(app.screen.query_one("#help-text").render())
+        text = await _key_map_text(app, pilot)
         for section in ("Servers", "Tools", "Search", "Tuning", "Recall"):
             assert section in text
         await pilot.press("escape", "f1")
@@ -400,11 +407,7 @@ async def test_the_key_map_names_keys_as_typed_and_only_the_apps_own(make_app):
     ("up  Scroll Up", "Ctrl+PAGEUP  Page Left") instead of its own."""
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("question_mark")
-        await settle(pilot)
-        assert isinstance(app.screen, HelpScreen)
-        text = str(app.screen.query_one("#help-text").render())
+        text = await _key_map_text(app, pilot)
         assert "square_bracket" not in text
         listing = text.split("\nListing\n")[1].split("\n\n")[0]
         assert "  [  " in listing and "  ]  " in listing
