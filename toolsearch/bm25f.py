@@ -10,7 +10,9 @@ Words: ``[A-Za-z0-9]+`` runs joined by ``_`` / ``-`` form one identifier; in the
 and parameter names an identifier is split at the separators and at camelCase humps, each part
 is a word and so is the joined compound (``getFileContents`` -> get, file, contents,
 getfilecontents; ``VMs`` -> vm, vms); prose is read as plain lower-case words (splitting its
-identifiers too did not help and doubled the build). A run-on identifier in a name or parameter
+identifiers too did not help and doubled the build). A name's length leaves out its stopwords
+(``dns_a_list``: dns, list, dnsalist), which a query never matches as content words: counted,
+they ranked ``dns_a_list`` below every other ``dns_*_list`` tool for ``dns a list``. A run-on identifier in a name or parameter
 name is also split into words found elsewhere in the catalog (``serverendpoint`` -> server,
 endpoint). Every word is indexed exactly; its Snowball stem class
 (every indexed word with the same stem) is a second term, so ``creating`` matches ``create``
@@ -483,6 +485,11 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
     for group in (*ident, desc_counts, pdesc_counts):
         vocab.update(*group)
     _add_runon_parts(ident, ident_len, vocab)
+    # a query's stopwords are dropped, so a name's never match: they do not lengthen it
+    # (``dns_a_list`` is as long as ``dns_aaaa_list``)
+    free = STOPWORDS.isdisjoint
+    ident_len[0] = [length if free(c) else length - sum([k for w, k in c.items() if w in STOPWORDS])
+                    for c, length in zip(ident[0], ident_len[0], strict=True)]
 
     name_s, label_s, desc_s, key_s, pdesc_s = (
         slots for _distinct, slots in (names, labs, descriptions, keys, pdescs))

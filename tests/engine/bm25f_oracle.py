@@ -16,7 +16,8 @@ Words: ``[A-Za-z0-9]+`` runs joined by ``_`` / ``-`` form one identifier; in the
 and parameter names an identifier is split at the separators and at camelCase humps, each part
 is a word and so is the joined compound (``getFileContents`` -> get, file, contents,
 getfilecontents; ``VMs`` -> vm, vms); prose is read as plain lower-case words (splitting its
-identifiers too did not help and doubled the build). A run-on identifier in a name or parameter
+identifiers too did not help and doubled the build). A name's length leaves out its
+stopwords. A run-on identifier in a name or parameter
 name is also split into words found elsewhere in the catalog (``serverendpoint`` -> server,
 endpoint). Every word is indexed exactly; its Snowball stem class
 (every indexed word with the same stem) is a second term, so ``creating`` matches ``create``
@@ -350,6 +351,8 @@ def build_index(entries: Sequence[EntryLike]) -> Index:
                 added += c * len(parts)
                 doc_words[doc].update(parts)
             lengths[f][doc] += added
+    for doc, fields in enumerate(docs):  # a name's stopwords do not count in its length
+        lengths[0][doc] -= sum(c for w, c in fields[0].items() if w in STOPWORDS)
     n = max(len(docs), 1)
     avg = tuple(sum(col) / n for col in lengths)
     return Index(tuple(e.name for e in entries),

@@ -205,6 +205,19 @@ def test_the_name_weighs_more_than_the_description():
     assert scores["mcp__a__weather"] == pytest.approx(scores["mcp__a__data"])
 
 
+def test_a_stopword_in_a_name_does_not_lengthen_it():
+    """``dns a list`` must reach ``dns_a_list`` among templated ``dns_*_list`` tools: the query
+    drops ``a``, so counting it in the name's length ranked that tool below all the others
+    (bench reach on the cloudflare-scale sample: 11 tools unreachable)."""
+    defs = [fdef(f"mcp__cf__dns_{kind}_list", f"List DNS {kind} of a zone.")
+            for kind in ("records", "aaaa", "cname", "mx", "txt", "a", "caa", "ns")]
+    hits = search(defs, "dns a list", 8)
+    assert names(hits)[0] == "mcp__cf__dns_a_list"
+    assert hits[0].score > hits[1].score
+    index = bm25f.index_of(catalog(defs))
+    assert bm25f.rank_of(index, "dns a list", "mcp__cf__dns_a_list") == 1
+
+
 def test_parameter_descriptions_are_indexed_at_a_lower_weight():
     defs = [fdef("mcp__a__one", "Does one thing.",
                  {"q": {"type": "string", "description": "A timezone name."}}),
