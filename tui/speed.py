@@ -31,6 +31,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from .pacing import PacedScreen
+from .restyle import HiddenRestyles
 
 IDLE_S = 1.0
 """Seconds without a key or mouse event or a new session state before a due full collection
@@ -112,9 +113,10 @@ class IdleCollector:
             gc.collect(1)
 
 
-class AppSpeedups(ThemeLookup):
-    """Mixin for the app (before ``App`` in the bases): the theme look-up remembered, full
-    garbage collections moved to idle moments, and frames paced without skipping a slot."""
+class AppSpeedups(HiddenRestyles, ThemeLookup):
+    """Mixin for the app (before ``App`` in the bases): the theme look-up remembered, garbage
+    collections moved to idle moments, frames paced without skipping a slot, and restyles of
+    hidden widgets left until they are shown (:mod:`tui.restyle`)."""
 
     _collector: IdleCollector | None = None
 
