@@ -12,9 +12,12 @@
   ten times its usual interval (memory stays bounded while the operator keeps typing).
   The young collections went the same way: at CPython's threshold (700 new objects) a tab
   switch ran 5-15 of them and usually a middle-generation one too (2-8 ms of the key's CPU).
-  The young threshold is :data:`YOUNG` while the app runs, and the young and middle
-  generations are collected once a key's work is over (:data:`QUIET_S` without input), in
-  one pass over what the key left (1-3 ms, between keys).
+  While the app runs a young collection comes after :data:`YOUNG` new objects, and each
+  one takes the middle generation with it (so no pass ever walks more than about twice
+  that: a threshold of 50,000 with CPython's middle one left 200,000 objects to a single
+  50 ms pass after a search); the young and middle generations are also collected once a
+  key's work is over (:data:`QUIET_S` without input), so a key starts with an empty young
+  generation and rarely runs a collection (1-3 ms, between keys).
 * The default screen draws a key's follow-up frame as soon as an interval has passed since
   the last one, not two grid slots later (:mod:`tui.pacing`).
 """
@@ -37,12 +40,14 @@ IDLE_S = 1.0
 """Seconds without a key or mouse event or a new session state before a due full collection
 runs."""
 DUE = 10
-"""A full collection is due after this many middle-generation ones (CPython's default)."""
+"""A full collection is due after this many middle-generation ones (CPython's default; one
+per 10,000 new objects here, one per 7,000 at CPython's thresholds)."""
 FORCED = 10 * DUE
 """CPython itself runs one after this many, busy or not."""
 TICK_S = 0.25
-YOUNG = 50_000
-"""CPython's young-generation threshold while the app runs (its own: 700)."""
+YOUNG = 10_000
+"""CPython's young-generation threshold while the app runs (its own: 700; a tab switch at
+4,900 tools leaves about 9,000 new objects)."""
 QUIET_S = 0.1
 """Seconds without a key or mouse event or a new session state before the young and middle
 generations are collected."""
@@ -90,8 +95,7 @@ class IdleCollector:
     def start(self, app: App[object]) -> None:
         if self._saved is None:
             self._saved = gc.get_threshold()
-            middle = self._saved[1]
-            gc.set_threshold(YOUNG, middle, FORCED)
+            gc.set_threshold(YOUNG, 1, FORCED)  # every collection takes the middle generation
         app.set_interval(TICK_S, self.tick, name="idle collector")
 
     def active(self) -> None:
