@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -29,12 +30,12 @@ from .demo import demo_note, plan_demo
 from .key_order import KeysSettled
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .pacing import underline_now
-from .prepare import HiddenTabs, last_input_of
+from .prepare import IDLE_S, STEP_S, HiddenTabs, last_input_of
 from .recall_view import RecallStep, RecallView, reach_run, recall_basis, recall_run
 from .screens.activity_detail import ActivityDetailScreen, entry_json
 from .screens.call import CallScreen
 from .screens.confirm_save import ConfirmSaveScreen
-from .screens.help import HelpScreen, help_screen, prepare_help
+from .screens.help import HelpScreen, draw_help_ahead, help_screen, prepare_help
 from .screens.save import SavePathScreen
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
@@ -194,6 +195,15 @@ class AppActions(_Base):
             self.tabs_ahead = HiddenTabs(self.query_one("#main-tabs", TabbedContent),
                                          last_input_of(self))
             self.tabs_ahead.start()
+            self.set_timer(PREPARE_S, self._draw_help_ahead)
+
+    def _draw_help_ahead(self) -> None:
+        """The help screen laid out and drawn while the operator is idle (screens/help.py)."""
+        if self._exit or not self.screen_stack:
+            return  # closing
+        busy = time.monotonic() - last_input_of(self)() < IDLE_S
+        if busy or not draw_help_ahead(self):
+            self.set_timer(STEP_S, self._draw_help_ahead)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):  # type: ignore[misc]

@@ -92,6 +92,15 @@ class PacedFrames(_Base):
         super().__init__(*args, **kwargs)
         self._compositor = BandedCompositor()  # frames draw the changed bands (tui/banding.py)
 
+    def _refresh_layout(self, size: Any = None, scroll: bool = False) -> None:
+        """Lay out a frame, after the restyles that waited while their widgets were hidden
+        (tui/restyle.py): a widget shown since then is laid out and drawn with its present
+        look."""
+        restyle = getattr(self.app, "restyle_shown", None)
+        if restyle is not None:
+            restyle()
+        super()._refresh_layout(size, scroll)
+
     def _compositor_refresh(self) -> None:
         """Draw a frame, with the widgets that asked for a repaint since the frame's changes
         were collected: a layout gives the shown widgets their sizes, and a scrollable

@@ -401,6 +401,42 @@ async def test_the_prepared_help_screen_follows_a_theme_change(make_app):
             await settle(pilot)
 
 
+def _screen_lines(app) -> list[str]:
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+async def test_the_help_screen_is_drawn_ahead_and_again_after_a_resize(make_app):
+    """The help screen is laid out and drawn while the operator is idle, at the app's size;
+    shown after a resize it is laid out again: the same lines as a help screen opened at
+    that size with nothing done ahead."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await wait_until(pilot, lambda: app.is_screen_installed("key map") and
+                         app.get_screen("key map").query_one("#help-text").size.width > 0,
+                         "the help screen laid out in an idle moment")
+        await pilot.press("question_mark")
+        await settle(pilot)
+        at_120 = _screen_lines(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        at_80 = _screen_lines(app)
+    fresh = make_app()
+    fresh._prepare_help = lambda: None  # nothing done ahead: built, laid out and drawn on `?`
+    async with fresh.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert not fresh.is_screen_installed("key map")
+        assert _screen_lines(fresh) == at_80
+    assert len(at_80) == 24 and len(at_120) == 40 and at_120[3] != at_80[3]
+
+
 async def test_the_key_map_names_keys_as_typed_and_only_the_apps_own(make_app):
     """The key map showed `left_square_bracket` / `right_square_bracket` for Listing's [ and
     ], and under Tuning ten scrolling keys the pane inherits from its scroll container

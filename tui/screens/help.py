@@ -75,6 +75,36 @@ def prepare_help(app: App[object], sections: Callable[[], list[tuple[str, list[t
     app._register(app, screen)  # mounts its widgets now, off screen (Textual does it on push)
 
 
+AHEAD_PASSES = 3
+"""At most this many layout passes of the prepared help screen ahead of its first show."""
+
+
+def draw_help_ahead(app: App[object]) -> bool:
+    """Lay out and draw the prepared help screen off screen, at the app's size (the app calls
+    this while the operator is idle, until it returns True). Its first show then finds every
+    widget sized and its lines drawn: ``?`` took a layout of the new screen, its text wrapped
+    and drawn line by line, and two or three more frames as the scroll box settled (about 60
+    ms at 4,900 tools). Nothing is sent to the terminal: Textual draws a screen only while it
+    is the current one, and the frame drawn here is dropped. A resize meanwhile is laid out
+    again by Textual as the screen is shown."""
+    if not app.is_screen_installed(HELP_SCREEN):
+        return True
+    screen = app.get_screen(HELP_SCREEN)
+    if screen is app.screen or screen in app.screen_stack:
+        return True  # shown already: Textual lays it out itself
+    if not screen.is_mounted or not screen.query("#help-text"):
+        return False  # still mounting
+    size = app.size
+    passes = getattr(screen, "_ahead_passes", 0)
+    if passes < AHEAD_PASSES and (screen.outer_size != size or screen._layout_required):
+        screen._ahead_passes = passes + 1  # type: ignore[attr-defined]
+        screen._layout_required = False
+        screen._refresh_layout(size)  # sizes only: not the current screen, nothing is drawn
+        return False
+    screen._compositor.render_update(full=True)  # fills the widgets' line caches
+    return True
+
+
 def help_screen(app: App[object], sections: Callable[[], list[tuple[str, list[tuple[str, str]]]]]
                 ) -> HelpScreen | str:
     """The screen ``?`` pushes: the prepared one when there is one."""
