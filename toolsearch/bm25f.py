@@ -37,9 +37,12 @@ score).
 The index (per-doc, per-field word counts, and per field each word's docs with its counts
 there) depends only on the catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
 per-term memos, so a parameter change never rebuilds it. The build works once per distinct
-text of a field (tools share parameter names and descriptions), tokenises prose in one C-level
-pass per field, finds every identifier's run-on split at once with numpy (hashes propose the
-parts, string lookups check the chosen split: :func:`_runon_splits`), lays the postings out
+text of a field, and once per distinct parameter name and parameter description (tools share
+many), tokenises prose in one C-level pass per field, splits the identifiers (names, parameter
+names) together with numpy where they are plain ASCII (:func:`_identifiers_words`), finds
+every identifier's run-on split at once with numpy (hashes propose the parts, string lookups
+check the chosen split: :func:`_runon_splits`) and adds the parts once per name or parameter
+name holding the word, lays the postings out
 with numpy (one array for all fields and words: numpy is imported by the first build) and
 pauses the cyclic garbage collector (no cycles are made). The stem classes, and the words by
 length a typo is looked up in, are found together when the first stem class is asked for
@@ -367,8 +370,11 @@ class Index:
         return found
 
 
-def _raw_fields(entry: EntryLike, labels: dict[str, str]) -> tuple[str, str, str, str, str]:
-    """(name, label, description, parameter names, parameter descriptions) of one entry."""
+def _raw_fields(entry: EntryLike, labels: dict[str, str]
+                ) -> tuple[str, str, str, str, tuple[str, ...]]:
+    """(name, label, description, parameter names joined by spaces, the parameter
+    descriptions) of one entry (the parameter-descriptions field is the descriptions joined by
+    spaces: the same words)."""
     name = entry.name
     if name.startswith("mcp__"):
         _server, sep, tool = name[5:].partition("__")
@@ -386,12 +392,13 @@ def _raw_fields(entry: EntryLike, labels: dict[str, str]) -> tuple[str, str, str
         params = def_parameters(schema)
     props = params.get("properties") if isinstance(params, dict) or isinstance(
         params, Mapping) else None
-    keys = descs = ""
+    keys = ""
+    descs: tuple[str, ...] = ()
     if props and (isinstance(props, dict) or isinstance(props, Mapping)):
         keys = " ".join(map(str, props))
-        descs = " ".join([text for spec in props.values()
-                          if (isinstance(spec, dict) or isinstance(spec, Mapping))
-                          and isinstance(text := spec.get("description"), str)])
+        descs = tuple([text for spec in props.values()
+                       if (isinstance(spec, dict) or isinstance(spec, Mapping))
+                       and isinstance(text := spec.get("description"), str)])
     return name, label, entry.description or "", keys, descs
 
 
@@ -413,32 +420,90 @@ def _prose_words_of(texts: Sequence[str]) -> list[list[str]]:
     return [text_words(t) for t in texts] if PROSE_IDENTIFIERS else _plain_words_of(texts)
 
 
-def _slots(column: Sequence[str]) -> tuple[list[str], list[int]]:
+def _slots(column: Sequence[Any]) -> tuple[list[Any], list[int]]:
     """(the distinct texts in first-seen order, each row's index into them)."""
     distinct = list(dict.fromkeys(column))
     where = dict(zip(distinct, range(len(distinct)), strict=True))
     return distinct, list(map(where.__getitem__, column))
 
 
-_key_cache: dict[str, list[str]] = register_cache("bm25f.key_words", {})
+# byte classes of an identifier's characters: 0 NUL (between identifiers), 1 a-z, 2 A-Z,
+# 3 0-9, 4 ``_`` / ``-``, 5 anything else (non-ASCII characters are ``?`` here)
+_IDENT_CLASS = bytes(0 if c == 0 else 1 if 97 <= c <= 122 else 2 if 65 <= c <= 90
+                     else 3 if 48 <= c <= 57 else 4 if c in (45, 95) else 5 for c in range(256))
+_SEPS_TO_SPACE = bytes(32 if c in (45, 95) else c for c in range(256))
 
 
-def _key_words(text: str) -> list[str]:
-    """:func:`text_words` of space-joined parameter names, one name at a time (the same words:
-    a space separates words and identifiers alike), each name's words computed once."""
-    words: list[str] = []
-    known = _key_cache
-    for key in text.split(" "):
-        found = known.get(key)
-        if found is None:
-            if len(known) > 65536:
-                known.clear()
-            found = known[key] = text_words(key)
-        words.extend(found)
-    return words
+def _identifiers_words(units: Sequence[str]) -> list[list[str]]:
+    """:func:`text_words` of each unit (a name, or one parameter name), worked out together.
+
+    A unit that is one plain ASCII identifier (``[A-Za-z0-9]+`` pieces joined by ``_`` / ``-``;
+    no ``VMs``-style acronym plural) is split with numpy over all such units at once: its
+    pieces are its plain words; :data:`_COMPOUND` matches it whole when it has a separator or
+    a camelCase hump (``aB``, ``ABc``), and then :func:`identifier_words` gives its
+    :data:`_PARTS` (cut at those humps and between letters and digits) and their compound,
+    which :func:`_extras` adds minus the pieces. Any other unit goes through
+    :func:`text_words` itself. The same words in the same order, without a regular
+    expression, a cache look-up and several calls per unit."""
+    if not units:
+        return []
+    joined = "\x00".join(units)
+    raw = joined.encode("ascii", "replace")
+    if len(raw) != len(joined) or joined.count("\x00") != len(units) - 1:
+        return [text_words(u) for u in units]  # (a NUL in a unit)
+    np = _np()
+    code = np.frombuffer(raw.translate(_IDENT_CLASS), dtype=np.uint8)
+    size = len(code)
+    lengths = np.fromiter(map(len, units), dtype=np.intp, count=len(units))
+    starts = np.cumsum(lengths + 1) - (lengths + 1)
+    ends = starts + lengths
+    upper, lower, digit, sep = code == 2, code == 1, code == 3, code == 4
+    letter = upper | lower
+    # not plain: another character, a separator first or last, an acronym plural (AAs)
+    bad = code == 5
+    bad[2:] |= upper[:-2] & upper[1:-1] & (np.frombuffer(raw, dtype=np.uint8)[2:] == 115)
+    # humps: a-z then A-Z (cut between), A-Z then A-Z a-z (cut between the capitals)
+    hump = np.zeros(size, dtype=bool)
+    hump[:-1] = lower[:-1] & upper[1:]
+    big = np.zeros(size, dtype=bool)
+    big[:-2] = upper[:-2] & upper[1:-1] & lower[2:]
+    seen = np.zeros(size + 1, dtype=np.intp)  # running counts, read at each unit's bounds
+    np.cumsum(bad, out=seen[1:])
+    fast = (seen[ends] == seen[starts]) & (lengths > 0)
+    nonempty = lengths > 0
+    fast[nonempty] &= ~(sep[starts[nonempty]] | sep[ends[nonempty] - 1])
+    np.cumsum(sep | hump | big, out=seen[1:])
+    compound = (seen[ends] > seen[starts]).tolist()
+    # the parts: a space before each cut (a hump, a letter-digit change), separators as spaces
+    cut = np.flatnonzero(hump[:-1] | big[:-1] | (letter[:-1] & digit[1:])
+                         | (digit[:-1] & letter[1:])) + 1
+    low = raw.lower()
+    spaced = np.insert(np.frombuffer(low, dtype=np.uint8), cut, 32).tobytes()
+    parts = spaced.translate(_SEPS_TO_SPACE).decode("ascii").split("\x00")
+    pieces = low.translate(_SEPS_TO_SPACE).decode("ascii").split("\x00")
+    whole = low.translate(None, b"_-").decode("ascii").split("\x00")
+    out: list[list[str]] = []
+    for unit, plain, ok, joint, split, glued in zip(units, pieces, fast.tolist(), compound,
+                                                   parts, whole, strict=True):
+        if not ok:
+            out.append(text_words(unit))
+            continue
+        words = plain.split()
+        if joint:
+            found = split.split()
+            if found == words:  # each piece one part: the compound is the one extra word
+                words.append(glued)
+            else:
+                found.append(glued)
+                for w in words:
+                    if w in found:
+                        found.remove(w)
+                words.extend(found)
+        out.append(words)
+    return out
 
 
-def _counted(word_lists: Iterable[list[str]]) -> list[dict[str, int]]:
+def _counted(word_lists: Iterable[Iterable[str]]) -> list[dict[str, int]]:
     out = []
     count = _count_elements
     for ws in word_lists:
@@ -469,20 +534,31 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
     rows = [_raw_fields(e, labels) for e in entries]
     columns = list(zip(*rows, strict=True)) if rows else [(), (), (), (), ()]
     names, labs, descriptions, keys, pdescs = (_slots(col) for col in columns)
-    # identifier fields: counts per distinct text (run-on parts are added below)
-    ident = [_counted(map(_with_extras, distinct, _plain_words_of(distinct)))
-             for distinct, _ in (names, labs)]
-    ident.append(_counted(_key_words(text) for text in keys[0]))
-    ident_len = [[sum(c.values()) for c in counts] for counts in ident]
+    # identifier fields: the words of each distinct name, label and parameter name (a
+    # parameter-name text is its names joined by spaces), run-on parts added below
+    key_units = [text.split(" ") for text in keys[0]]
+    units = list(dict.fromkeys(chain.from_iterable(key_units)))
+    unit_words = [_identifiers_words(names[0]), _identifiers_words(labs[0]),
+                  _identifiers_words(units)]
     desc_counts, desc_len, summary_counts, summary_len = _description_counts(descriptions[0])
-    pdesc_words = _prose_words_of(pdescs[0])
-    pdesc_counts = _counted(pdesc_words)
-    pdesc_len = list(map(len, pdesc_words))
+    # parameter descriptions: the words of each distinct description (tools share many),
+    # counted for every distinct list of them
+    descs = list(dict.fromkeys(chain.from_iterable(pdescs[0])))
+    of_desc = dict(zip(descs, _prose_words_of(descs), strict=True)).__getitem__
+    pdesc_counts = _counted(chain.from_iterable(map(of_desc, ds)) for ds in pdescs[0])
+    pdesc_len = [sum(c.values()) for c in pdesc_counts]
 
     vocab: set[str] = set()
-    for group in (*ident, desc_counts, pdesc_counts):
-        vocab.update(*group)
-    _add_runon_parts(ident, ident_len, vocab)
+    for lists in unit_words:
+        vocab.update(*lists)
+    for counts in (desc_counts, pdesc_counts):
+        vocab.update(*counts)
+    _add_runon_parts(unit_words, vocab)
+    of_unit = dict(zip(units, unit_words[2], strict=True)).__getitem__
+    ident = [_counted(unit_words[0]), _counted(unit_words[1]),
+             _counted(chain.from_iterable(map(of_unit, ks)) for ks in key_units)]
+    ident_len = [list(map(len, unit_words[0])), list(map(len, unit_words[1])),
+                 [sum(c.values()) for c in ident[2]]]
 
     name_s, label_s, desc_s, key_s, pdesc_s = (
         slots for _distinct, slots in (names, labs, descriptions, keys, pdescs))
@@ -597,28 +673,23 @@ def _description_counts(descriptions: Sequence[str]
     return desc_counts, desc_len, summary_counts, list(map(len, summary_words))
 
 
-def _add_runon_parts(ident: list[list[dict[str, int]]], ident_len: list[list[int]],
-                     vocab: set[str]) -> None:
-    """Add the parts of each run-on identifier word to the identifier fields' counts (the
-    parts count as often as the word) and lengths."""
+def _add_runon_parts(unit_words: list[list[list[str]]], vocab: set[str]) -> None:
+    """Add the parts of each run-on identifier word to the words of the identifier fields'
+    units (a name, a label, a parameter name) holding it, once per occurrence, so they count
+    as often as the word."""
     identifiers: set[str] = set()
-    for group in ident:
+    for group in unit_words:
         identifiers.update(*group)
     runon = _runon_splits(identifiers, vocab)
     if not runon:
         return
     runon_keys = runon.keys()
-    count = _count_elements
-    for group, lens in zip(ident, ident_len, strict=True):
-        for slot, counts in enumerate(group):
-            if runon_keys.isdisjoint(counts):
-                continue
-            added: list[str] = []
-            for w in counts.keys() & runon_keys:  # counts before any part is added
-                c = counts[w]
-                added.extend(runon[w] if c == 1 else runon[w] * c)
-            count(counts, added)
-            lens[slot] += len(added)
+    parts_of = runon.__getitem__
+    split = runon.__contains__
+    for group in unit_words:
+        for words in group:
+            if not runon_keys.isdisjoint(words):
+                words.extend(list(chain.from_iterable(map(parts_of, filter(split, words)))))
 
 
 RUNON_HASH_BASE = 0x9E3779B97F4A7C15
