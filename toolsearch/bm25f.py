@@ -68,6 +68,7 @@ from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Se
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import chain, groupby
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .bm25 import Hit
@@ -579,13 +580,14 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
                               (pdesc_counts, pdesc_s, None),
                               (summary_counts, desc_s, None if PROSE_IDENTIFIERS else DESCRIPTION)))
     return Index(tuple(e.name for e in entries), tuple(docs), lengths, avg, words,
-                 frozenset(vocab), word_ids, post_docs, post_tfs, post_at)
+                 frozenset(vocab), word_ids, post_docs, post_tfs, post_at.tolist(),
+                 memo={"post starts": post_at})
 
 
 def _postings(word_ids: Mapping[str, int], n: int,
               columns: Iterable[tuple[Sequence[dict[str, int]], Sequence[int], int | None]]
-              ) -> tuple[Any, Any, list[int]]:
-    """(:attr:`Index.post_docs`, :attr:`Index.post_tfs`, :attr:`Index.post_at`) from each
+              ) -> tuple[Any, Any, Any]:
+    """(:attr:`Index.post_docs`, :attr:`Index.post_tfs`, :attr:`Index.post_at` as an array) from each
     field's distinct word counts, each doc's slot among them, and the earlier column (if any)
     whose dicts begin with this column's words, in the same order (the description's counts
     begin with the summary's: their word ids are read there instead of looked up again).
@@ -597,14 +599,24 @@ def _postings(word_ids: Mapping[str, int], n: int,
     size = len(word_ids)
     docs_parts, tfs_parts, counts = [], [], []
     doc_ids = np.arange(n, dtype=np.intp)
+    # each word's id as a character, so that the ids of a column's words are one look-up
+    # pass (itemgetter), one join and one copy into numpy (a str array read as its code
+    # points): numpy's fromiter converts each int on its own, at several times the cost
+    codes = dict(zip(word_ids, map(chr, range(size)), strict=True)) if size <= 0x110000 \
+        else None
     seen: list[tuple[Any, Any]] = []  # per column: (word ids, where each dict starts)
     for distinct, slots, prefix_of in columns:
         lengths = np.fromiter(map(len, distinct), dtype=np.intp, count=len(distinct))
         total = int(lengths.sum())
         first = np.cumsum(lengths) - lengths  # where each distinct text's words start
         if prefix_of is None:
-            words = np.fromiter(map(word_ids.__getitem__, chain.from_iterable(distinct)),
-                                dtype=np.intp, count=total)
+            keys = list(chain.from_iterable(distinct))
+            if codes is None or not keys:
+                words = np.fromiter(map(word_ids.__getitem__, keys), dtype=np.intp,
+                                    count=total)
+            else:  # (itemgetter of one key gives one character: the join reads it alike)
+                words = np.array("".join(itemgetter(*keys)(codes))).reshape(1).view(
+                    np.uint32).astype(np.intp)
         else:
             longer, longer_first = seen[prefix_of]
             words = longer[np.repeat(longer_first - first, lengths) + np.arange(total)]
@@ -628,7 +640,7 @@ def _postings(word_ids: Mapping[str, int], n: int,
     post_docs, post_tfs = (np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
                            for parts in (docs_parts, tfs_parts))
     post_docs.flags.writeable = post_tfs.flags.writeable = False
-    return post_docs, post_tfs, starts.tolist()
+    return post_docs, post_tfs, starts
 
 
 def _small_ints(values: Iterable[int], count: int) -> Any:
@@ -724,10 +736,9 @@ def _runon_splits(identifiers: Iterable[str], vocab: set[str]) -> dict[str, tupl
     words = list(vocab)
     lens, starts, sums = _prefix_hashes(words, powers)
     part = (lens >= MIN_PART) & (lens <= MAX_PART)  # longer words' hashes are not kept
-    known = np.sort(sums[(starts + lens)[part]] - sums[starts[part]])
-    if not len(known):
+    known = sums[(starts + lens)[part]] - sums[starts[part]]  # distinct words: distinct
+    if not len(known):                                        # hashes, but for collisions
         return out
-    known = known[np.append(True, known[1:] != known[:-1])]  # np.unique hashes: slower
 
     indexed = _member_of(known)
 
@@ -770,24 +781,41 @@ def _runon_splits(identifiers: Iterable[str], vocab: set[str]) -> dict[str, tupl
     return out
 
 
-def _member_of(known: Any) -> Callable[[Any], Any]:
-    """A test of which of an array of hashes are in ``known`` (sorted, distinct, not empty).
+_MIX = 0xD6E8FEB86659FD93
+"""Odd multiplier that spreads a hash's low bits into its top bits (a short word's polynomial
+hash differs from its neighbours' in the low bits only) before the hashes are bucketed by their
+top bits."""
 
-    By the hashes' top bits: a binary search per hash (``searchsorted``) waits on ~15 dependent
-    loads; a bucket of the sorted hashes holds a few, compared in turn."""
+
+def _member_of(known: Any) -> Callable[[Any], Any]:
+    """A test of which of an array of hashes are in ``known`` (not empty).
+
+    By buckets of the hashes' top bits (after multiplying by :data:`_MIX`, a one-to-one map):
+    a binary search per hash (``searchsorted``) waits on ~15 dependent loads; a bucket (twice
+    as many buckets as hashes) holds a few, compared in turn, each round only for the hashes
+    whose bucket holds more."""
     np = _np()
-    shift = np.uint64(64 - (int(len(known)).bit_length() + 1))
-    bucket_at = np.searchsorted(known >> shift, np.arange(
-        (1 << (64 - int(shift))) + 1, dtype=np.uint64))
-    deepest = int(np.diff(bucket_at).max())
-    padded = np.append(known, np.uint64(0))
+    mix = np.uint64(_MIX)
+    bits = int(len(known)).bit_length() + 1
+    shift = np.uint64(64 - bits)
+    mixed = np.sort(known * mix)
+    bucket_at = np.zeros((1 << bits) + 1, dtype=np.intp)
+    np.cumsum(np.bincount((mixed >> shift).astype(np.intp), minlength=1 << bits),
+              out=bucket_at[1:])
 
     def member(hashes: Any) -> Any:
-        bucket = hashes >> shift
+        wanted = hashes * mix
+        bucket = (wanted >> shift).astype(np.intp)
         lo, hi = bucket_at[bucket], bucket_at[bucket + 1]
         found = np.zeros(len(hashes), dtype=bool)
-        for k in range(deepest):
-            found |= (padded[np.minimum(lo + k, len(known))] == hashes) & (lo + k < hi)
+        active = np.flatnonzero(hi > lo)
+        lo, hi, wanted = lo[active], hi[active], wanted[active]
+        while len(active):
+            hit = mixed[lo] == wanted
+            found[active[hit]] = True
+            lo += 1
+            more = ~hit & (lo < hi)
+            active, lo, hi, wanted = active[more], lo[more], hi[more], wanted[more]
         return found
 
     return member
@@ -934,6 +962,14 @@ def _field_parts(index: Index, doc: int, words: tuple[str, ...],
     return parts
 
 
+def _post_starts(index: Index) -> Any:
+    """:attr:`Index.post_at` as a numpy array (the build leaves it in the memo)."""
+    found = index.memo.get("post starts")
+    if found is None:
+        found = index.memo["post starts"] = _np().array(index.post_at, dtype=_np().intp)
+    return found
+
+
 def _np() -> Any:
     """numpy, imported when the first index is built (not when the app starts)."""
     import numpy
@@ -1024,30 +1060,27 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
     np = _np()
     n = index.n
     size = len(index.vocab)
-    at, ids = index.post_at, index.word_ids
-    firsts: list[int] = []
-    sizes: list[int] = []
-    chunk_keys: list[int] = []  # group * 6 + field, per chunk of postings
-    group_ids = [[ids[w] for w in words] for words in groups]  # a group's words are indexed
-    for f in range(len(FIELDS)):
-        base = f * size
-        for g, word_ids in enumerate(group_ids):
-            for i in word_ids:
-                lo = at[base + i]
-                hi = at[base + i + 1]
-                if hi > lo:
-                    firsts.append(lo)
-                    sizes.append(hi - lo)
-                    chunk_keys.append(g * 6 + f)
-    if not sizes:
+    fields = len(FIELDS)
+    # every (field, group, word)'s postings chunk, field by field, group by group (a group's
+    # words are indexed), its bounds read from the postings' starts at once
+    lengths = list(map(len, groups))
+    word_ids = np.fromiter(map(index.word_ids.__getitem__, chain.from_iterable(groups)),
+                           dtype=np.intp, count=sum(lengths))
+    where = (np.arange(0, fields * size, size, dtype=np.intp)[:, None] + word_ids).ravel()
+    at = _post_starts(index)
+    lo, hi = at[where], at[where + 1]
+    held = hi > lo
+    if not held.any():
         for words in groups:
             memo[("x", words)] = (*_empty(), 0)
         return
-    size_of = np.array(sizes, dtype=np.intp)
+    chunk_keys = (np.repeat(np.arange(len(groups), dtype=np.intp) * fields, lengths)
+                  + np.arange(fields, dtype=np.intp)[:, None]).ravel()  # group * 6 + field
+    size_of = (hi - lo)[held]
     ends = np.cumsum(size_of)
-    where = np.repeat(np.array(firsts, dtype=np.intp) - (ends - size_of), size_of)
+    where = np.repeat(lo[held] - (ends - size_of), size_of)
     where += np.arange(int(ends[-1]), dtype=np.intp)  # every chunk's postings, in turn
-    key = np.repeat(np.array(chunk_keys, dtype=np.intp), size_of)  # group * 6 + field
+    key = np.repeat(chunk_keys[held], size_of)  # group * 6 + field
     group_of, field_of = np.divmod(key, 6)
     # The postings come a field at a time (each field's (group, doc) ascending but for a stem
     # class's words): a stable sort by (group, doc) merges those runs and keeps each
@@ -1147,11 +1180,8 @@ def _vec(index: Index, term: tuple[str, str], params: Params,
     k1 = params.k1
     values = weight * idf(index.n, df) * (k1 + 1) * x / (k1 + x)
     if len(docs) and " " in term[0]:  # a synonym: not where its source word is found
-        mask = _synonym_mask(index, term)
-        if mask:
-            np = _np()
-            held = np.zeros(index.n, dtype=bool)
-            held[np.fromiter(mask, dtype=np.intp, count=len(mask))] = True
+        held = _synonym_held(index, term)
+        if held is not None:
             keep = ~held[docs]
             docs, values = docs[keep], values[keep]
     docs.flags.writeable = values.flags.writeable = False  # memoised: shared by every query
@@ -1205,7 +1235,7 @@ def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...
     """``("syn <sources>", word)`` terms for the catalog's synonyms of the query words
     (:data:`SYNONYM_GROUPS`), skipping any whose stem is a query word's stem. ``<sources>`` are
     the query words the synonym stands in for (space-separated): it counts only in docs holding
-    none of them (:func:`_synonym_mask`)."""
+    none of them (:func:`_synonym_held`)."""
     table = _synonym_table()
     stems = list(map(stem, words))
     groups = [(w, group) for w, s in zip(words, stems, strict=True) if (group := table.get(s))]
@@ -1225,15 +1255,41 @@ def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...
     return tuple(out)
 
 
-def _synonym_mask(index: Index, term: tuple[str, str]) -> set[int]:
-    """Docs holding a source word of a synonym term (the word or its stem class): a synonym
-    stands in for its word, so it adds nothing where the word itself is found."""
-    docs: set[int] = set()
+def _synonym_held(index: Index, term: tuple[str, str]) -> Any:
+    """Which docs hold a source word of a synonym term (the word or its stem class), as a bool
+    array (None when none does): a synonym stands in for its word, so it adds nothing where the
+    word itself is found. Memoised per source word."""
+    held = None
     for w in term[0].split()[1:]:
-        docs.update(index.docs_with(w))
-        for v in stem_class(index, stem(w)):
-            docs.update(index.docs_with(v))
-    return docs
+        key = ("synonym source", w)
+        found = index.memo.get(key)
+        if found is None:
+            found = index.memo[key] = _docs_holding(index, (w, *stem_class(index, stem(w))))
+        if found is not False:
+            held = found if held is None else held | found
+    return held
+
+
+def _docs_holding(index: Index, words: Iterable[str]) -> Any:
+    """Which docs hold one of ``words`` in a field (:meth:`Index.docs_with`), as a bool array;
+    False when none does."""
+    np = _np()
+    ids = index.word_ids
+    found = [ids[w] for w in dict.fromkeys(words) if w in ids]
+    if not found:
+        return False
+    at = _post_starts(index)
+    where = (np.arange(0, SUMMARY * len(index.vocab), len(index.vocab), dtype=np.intp)[:, None]
+             + np.array(found, dtype=np.intp)).ravel()  # the summary's words are the
+    lo, hi = at[where], at[where + 1]                   # description's
+    size = hi - lo
+    if not size.any():
+        return False
+    ends = np.cumsum(size)
+    docs = index.post_docs[np.repeat(lo - (ends - size), size) + np.arange(int(ends[-1]))]
+    held = np.zeros(index.n, dtype=bool)
+    held[docs] = True
+    return held
 
 
 MIN_TYPO = 5
