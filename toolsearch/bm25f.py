@@ -63,6 +63,7 @@ import functools
 import gc
 import math
 import re
+import struct
 from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -599,11 +600,13 @@ def _postings(word_ids: Mapping[str, int], n: int,
     size = len(word_ids)
     docs_parts, tfs_parts, counts = [], [], []
     doc_ids = np.arange(n, dtype=np.intp)
-    # each word's id as a character, so that the ids of a column's words are one look-up
-    # pass (itemgetter), one join and one copy into numpy (a str array read as its code
-    # points): numpy's fromiter converts each int on its own, at several times the cost
-    codes = dict(zip(word_ids, map(chr, range(size)), strict=True)) if size <= 0x110000 \
-        else None
+    # each word's id as bytes (little-endian), so that the ids of a column's words are one
+    # look-up pass (itemgetter) and one join read by numpy: fromiter converts each int on its
+    # own, at several times the cost
+    width = 2 if size <= 1 << 16 else 4
+    code = np.dtype(f"<u{width}")
+    codes = dict(zip(word_ids, map(itemgetter(0), struct.Struct(f"{width}s").iter_unpack(
+        np.arange(size, dtype=code).tobytes())), strict=True))
     seen: list[tuple[Any, Any]] = []  # per column: (word ids, where each dict starts)
     for distinct, slots, prefix_of in columns:
         lengths = np.fromiter(map(len, distinct), dtype=np.intp, count=len(distinct))
@@ -611,12 +614,9 @@ def _postings(word_ids: Mapping[str, int], n: int,
         first = np.cumsum(lengths) - lengths  # where each distinct text's words start
         if prefix_of is None:
             keys = list(chain.from_iterable(distinct))
-            if codes is None or not keys:
-                words = np.fromiter(map(word_ids.__getitem__, keys), dtype=np.intp,
-                                    count=total)
-            else:  # (itemgetter of one key gives one character: the join reads it alike)
-                words = np.array("".join(itemgetter(*keys)(codes))).reshape(1).view(
-                    np.uint32).astype(np.intp)
+            found = (itemgetter(*keys)(codes) if len(keys) > 1 else  # (of one key: no tuple)
+                     tuple(map(codes.__getitem__, keys)))
+            words = np.frombuffer(b"".join(found), dtype=code).astype(np.intp)
         else:
             longer, longer_first = seen[prefix_of]
             words = longer[np.repeat(longer_first - first, lengths) + np.arange(total)]
