@@ -1074,47 +1074,47 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
         for words in groups:
             memo[("x", words)] = (*_empty(), 0)
         return
-    chunk_keys = (np.repeat(np.arange(len(groups), dtype=np.intp) * fields, lengths)
-                  + np.arange(fields, dtype=np.intp)[:, None]).ravel()  # group * 6 + field
+    chunk_group = np.tile(np.repeat(np.arange(len(groups), dtype=np.intp), lengths), fields)
+    chunk_field = np.repeat(np.arange(fields, dtype=np.intp), len(word_ids))
     size_of = (hi - lo)[held]
     ends = np.cumsum(size_of)
     where = np.repeat(lo[held] - (ends - size_of), size_of)
     where += np.arange(int(ends[-1]), dtype=np.intp)  # every chunk's postings, in turn
-    key = np.repeat(chunk_keys[held], size_of)  # group * 6 + field
-    group_of, field_of = np.divmod(key, 6)
+    group_of = np.repeat(chunk_group[held], size_of)
+    field_of = np.repeat(chunk_field[held], size_of)
+    doc_of = index.post_docs[where]
     # The postings come a field at a time (each field's (group, doc) ascending but for a stem
     # class's words): a stable sort by (group, doc) merges those runs and keeps each
-    # (group, doc)'s fields in field order.
-    slot = group_of * n + index.post_docs[where]  # group * n + doc
-    order = np.argsort(slot, kind="stable")
-    slot = slot[order]
-    field_of = field_of[order]
+    # (group, doc)'s fields in field order. (Group and doc are carried along: dividing the
+    # sort key by n again costs an integer division per posting.)
+    order = np.argsort(group_of * n + doc_of, kind="stable")
+    group_of, field_of, doc_of = group_of[order], field_of[order], doc_of[order]
     tf = index.post_tfs[where[order]]
-    if len(slot) > 1 and any(len(words) > 1 for words in groups):
+    if len(doc_of) > 1 and any(len(words) > 1 for words in groups):
         # a stem class's words in one field of one doc: their counts summed first
-        first = np.empty(len(slot), dtype=bool)
+        first = np.empty(len(doc_of), dtype=bool)
         first[0] = True
-        np.logical_or(slot[1:] != slot[:-1], field_of[1:] != field_of[:-1], out=first[1:])
+        np.logical_or(doc_of[1:] != doc_of[:-1], field_of[1:] != field_of[:-1], out=first[1:])
+        first[1:] |= group_of[1:] != group_of[:-1]
         if not first.all():
             tf = np.bincount(np.cumsum(first) - 1, weights=tf)
-            slot, field_of = slot[first], field_of[first]
-    starts = np.empty(len(slot), dtype=bool)
+            group_of, field_of, doc_of = group_of[first], field_of[first], doc_of[first]
+    starts = np.empty(len(doc_of), dtype=bool)
     starts[0] = True
-    np.not_equal(slot[1:], slot[:-1], out=starts[1:])
+    np.not_equal(doc_of[1:], doc_of[:-1], out=starts[1:])
+    starts[1:] |= group_of[1:] != group_of[:-1]
     row = np.cumsum(starts) - 1
-    doc_of = slot % n
-    slot = slot[starts]
     norms = memo.get("np_norm_rows")
     if norms is None:
         norms = memo["np_norm_rows"] = np.stack(_np_norms(index, params, memo))
     # each (group, doc)'s field parts added in field order, from 0
     x = np.bincount(row, weights=tf * norms[field_of, doc_of])
-    owner = slot // n
-    held = np.bincount(row[field_of < SUMMARY], minlength=len(slot)) > 0  # the summary's
+    owner, docs = group_of[starts], doc_of[starts]
+    held = np.bincount(row[field_of < SUMMARY], minlength=len(owner)) > 0  # the summary's
     df = np.bincount(owner[held], minlength=len(groups)).tolist()  # words are the description's
     positive = x > 0
     owner = owner[positive]
-    docs = slot[positive] - owner * n
+    docs = docs[positive]
     values = x[positive]
     docs.flags.writeable = values.flags.writeable = False
     bounds = np.searchsorted(owner, np.arange(len(groups) + 1)).tolist()
