@@ -43,14 +43,17 @@ names) together with numpy where they are plain ASCII (:func:`_identifiers_words
 every identifier's run-on split at once with numpy (hashes propose the parts, string lookups
 check the chosen split: :func:`_runon_splits`) and adds the parts once per name or parameter
 name holding the word, lays the postings out
-with numpy (one array for all fields and words: numpy is imported by the first build) and
+with numpy (one array for all fields and words, each column's word ids read in one look-up
+pass and one join: numpy is imported by the first build) and
 pauses the cyclic garbage collector (no cycles are made). The stem classes, and the words by
 length a typo is looked up in, are found together when the first stem class is asked for
 (the vocabulary stemmed in one call). A term's contributions are worked out on first use
 with numpy from the postings (they hold the counts: no per-doc word counts are read), and
 memoised per parameters as two arrays (docs, contributions); a query with
 several new terms works them all out in one pass of numpy calls (:func:`_batch_x`,
-:func:`_batch_values`), not one pass per term. A query's scores are one float64 array: each
+:func:`_batch_values`), not one pass per term; the docs a synonym leaves out (those holding its
+source word) are a bool array read from the postings, once per source word. A query's scores
+are one float64 array: each
 term's contributions added in turn, common terms first (one ``bincount``), so each doc's score
 is the float the formula written out per doc gives (``tests/engine/test_bm25f_oracle.py``
 checks it against that plain-Python
