@@ -39,17 +39,23 @@ score).
 The index (per-doc, per-field word counts, and per field each word's docs with its counts
 there) depends only on the catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
 per-term memos, so a parameter change never rebuilds it. The build works once per distinct
-text of a field (tools share parameter names and descriptions), tokenises prose in one C-level
-pass per field, finds every identifier's run-on split at once with numpy (hashes propose the
-parts, string lookups check the chosen split: :func:`_runon_splits`), lays the postings out
-with numpy (one array for all fields and words: numpy is imported by the first build) and
+text of a field, and once per distinct parameter name and parameter description (tools share
+many), tokenises prose in one C-level pass per field, splits the identifiers (names, parameter
+names) together with numpy where they are plain ASCII (:func:`_identifiers_words`), finds
+every identifier's run-on split at once with numpy (hashes propose the parts, string lookups
+check the chosen split: :func:`_runon_splits`) and adds the parts once per name or parameter
+name holding the word, lays the postings out
+with numpy (one array for all fields and words, each column's word ids read in one look-up
+pass and one join: numpy is imported by the first build) and
 pauses the cyclic garbage collector (no cycles are made). The stem classes, and the words by
 length a typo is looked up in, are found together when the first stem class is asked for
 (the vocabulary stemmed in one call). A term's contributions are worked out on first use
 with numpy from the postings (they hold the counts: no per-doc word counts are read), and
 memoised per parameters as two arrays (docs, contributions); a query with
 several new terms works them all out in one pass of numpy calls (:func:`_batch_x`,
-:func:`_batch_values`), not one pass per term. A query's scores are one float64 array: each
+:func:`_batch_values`), not one pass per term; the docs a synonym leaves out (those holding its
+source word) are a bool array read from the postings, once per source word. A query's scores
+are one float64 array: each
 term's contributions added in turn, common terms first (one ``bincount``), so each doc's score
 is the float the formula written out per doc gives (``tests/engine/test_bm25f_oracle.py``
 checks it against that plain-Python
@@ -62,11 +68,13 @@ import functools
 import gc
 import math
 import re
+import struct
 from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import chain, groupby
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .bm25 import Hit
@@ -369,8 +377,11 @@ class Index:
         return found
 
 
-def _raw_fields(entry: EntryLike, labels: dict[str, str]) -> tuple[str, str, str, str, str]:
-    """(name, label, description, parameter names, parameter descriptions) of one entry."""
+def _raw_fields(entry: EntryLike, labels: dict[str, str]
+                ) -> tuple[str, str, str, str, tuple[str, ...]]:
+    """(name, label, description, parameter names joined by spaces, the parameter
+    descriptions) of one entry (the parameter-descriptions field is the descriptions joined by
+    spaces: the same words)."""
     name = entry.name
     if name.startswith("mcp__"):
         _server, sep, tool = name[5:].partition("__")
@@ -388,12 +399,13 @@ def _raw_fields(entry: EntryLike, labels: dict[str, str]) -> tuple[str, str, str
         params = def_parameters(schema)
     props = params.get("properties") if isinstance(params, dict) or isinstance(
         params, Mapping) else None
-    keys = descs = ""
+    keys = ""
+    descs: tuple[str, ...] = ()
     if props and (isinstance(props, dict) or isinstance(props, Mapping)):
         keys = " ".join(map(str, props))
-        descs = " ".join([text for spec in props.values()
-                          if (isinstance(spec, dict) or isinstance(spec, Mapping))
-                          and isinstance(text := spec.get("description"), str)])
+        descs = tuple([text for spec in props.values()
+                       if (isinstance(spec, dict) or isinstance(spec, Mapping))
+                       and isinstance(text := spec.get("description"), str)])
     return name, label, entry.description or "", keys, descs
 
 
@@ -415,32 +427,90 @@ def _prose_words_of(texts: Sequence[str]) -> list[list[str]]:
     return [text_words(t) for t in texts] if PROSE_IDENTIFIERS else _plain_words_of(texts)
 
 
-def _slots(column: Sequence[str]) -> tuple[list[str], list[int]]:
+def _slots(column: Sequence[Any]) -> tuple[list[Any], list[int]]:
     """(the distinct texts in first-seen order, each row's index into them)."""
     distinct = list(dict.fromkeys(column))
     where = dict(zip(distinct, range(len(distinct)), strict=True))
     return distinct, list(map(where.__getitem__, column))
 
 
-_key_cache: dict[str, list[str]] = register_cache("bm25f.key_words", {})
+# byte classes of an identifier's characters: 0 NUL (between identifiers), 1 a-z, 2 A-Z,
+# 3 0-9, 4 ``_`` / ``-``, 5 anything else (non-ASCII characters are ``?`` here)
+_IDENT_CLASS = bytes(0 if c == 0 else 1 if 97 <= c <= 122 else 2 if 65 <= c <= 90
+                     else 3 if 48 <= c <= 57 else 4 if c in (45, 95) else 5 for c in range(256))
+_SEPS_TO_SPACE = bytes(32 if c in (45, 95) else c for c in range(256))
 
 
-def _key_words(text: str) -> list[str]:
-    """:func:`text_words` of space-joined parameter names, one name at a time (the same words:
-    a space separates words and identifiers alike), each name's words computed once."""
-    words: list[str] = []
-    known = _key_cache
-    for key in text.split(" "):
-        found = known.get(key)
-        if found is None:
-            if len(known) > 65536:
-                known.clear()
-            found = known[key] = text_words(key)
-        words.extend(found)
-    return words
+def _identifiers_words(units: Sequence[str]) -> list[list[str]]:
+    """:func:`text_words` of each unit (a name, or one parameter name), worked out together.
+
+    A unit that is one plain ASCII identifier (``[A-Za-z0-9]+`` pieces joined by ``_`` / ``-``;
+    no ``VMs``-style acronym plural) is split with numpy over all such units at once: its
+    pieces are its plain words; :data:`_COMPOUND` matches it whole when it has a separator or
+    a camelCase hump (``aB``, ``ABc``), and then :func:`identifier_words` gives its
+    :data:`_PARTS` (cut at those humps and between letters and digits) and their compound,
+    which :func:`_extras` adds minus the pieces. Any other unit goes through
+    :func:`text_words` itself. The same words in the same order, without a regular
+    expression, a cache look-up and several calls per unit."""
+    if not units:
+        return []
+    joined = "\x00".join(units)
+    raw = joined.encode("ascii", "replace")
+    if len(raw) != len(joined) or joined.count("\x00") != len(units) - 1:
+        return [text_words(u) for u in units]  # (a NUL in a unit)
+    np = _np()
+    code = np.frombuffer(raw.translate(_IDENT_CLASS), dtype=np.uint8)
+    size = len(code)
+    lengths = np.fromiter(map(len, units), dtype=np.intp, count=len(units))
+    starts = np.cumsum(lengths + 1) - (lengths + 1)
+    ends = starts + lengths
+    upper, lower, digit, sep = code == 2, code == 1, code == 3, code == 4
+    letter = upper | lower
+    # not plain: another character, a separator first or last, an acronym plural (AAs)
+    bad = code == 5
+    bad[2:] |= upper[:-2] & upper[1:-1] & (np.frombuffer(raw, dtype=np.uint8)[2:] == 115)
+    # humps: a-z then A-Z (cut between), A-Z then A-Z a-z (cut between the capitals)
+    hump = np.zeros(size, dtype=bool)
+    hump[:-1] = lower[:-1] & upper[1:]
+    big = np.zeros(size, dtype=bool)
+    big[:-2] = upper[:-2] & upper[1:-1] & lower[2:]
+    seen = np.zeros(size + 1, dtype=np.intp)  # running counts, read at each unit's bounds
+    np.cumsum(bad, out=seen[1:])
+    fast = (seen[ends] == seen[starts]) & (lengths > 0)
+    nonempty = lengths > 0
+    fast[nonempty] &= ~(sep[starts[nonempty]] | sep[ends[nonempty] - 1])
+    np.cumsum(sep | hump | big, out=seen[1:])
+    compound = (seen[ends] > seen[starts]).tolist()
+    # the parts: a space before each cut (a hump, a letter-digit change), separators as spaces
+    cut = np.flatnonzero(hump[:-1] | big[:-1] | (letter[:-1] & digit[1:])
+                         | (digit[:-1] & letter[1:])) + 1
+    low = raw.lower()
+    spaced = np.insert(np.frombuffer(low, dtype=np.uint8), cut, 32).tobytes()
+    parts = spaced.translate(_SEPS_TO_SPACE).decode("ascii").split("\x00")
+    pieces = low.translate(_SEPS_TO_SPACE).decode("ascii").split("\x00")
+    whole = low.translate(None, b"_-").decode("ascii").split("\x00")
+    out: list[list[str]] = []
+    for unit, plain, ok, joint, split, glued in zip(units, pieces, fast.tolist(), compound,
+                                                   parts, whole, strict=True):
+        if not ok:
+            out.append(text_words(unit))
+            continue
+        words = plain.split()
+        if joint:
+            found = split.split()
+            if found == words:  # each piece one part: the compound is the one extra word
+                words.append(glued)
+            else:
+                found.append(glued)
+                for w in words:
+                    if w in found:
+                        found.remove(w)
+                words.extend(found)
+        out.append(words)
+    return out
 
 
-def _counted(word_lists: Iterable[list[str]]) -> list[dict[str, int]]:
+def _counted(word_lists: Iterable[Iterable[str]]) -> list[dict[str, int]]:
     out = []
     count = _count_elements
     for ws in word_lists:
@@ -471,20 +541,31 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
     rows = [_raw_fields(e, labels) for e in entries]
     columns = list(zip(*rows, strict=True)) if rows else [(), (), (), (), ()]
     names, labs, descriptions, keys, pdescs = (_slots(col) for col in columns)
-    # identifier fields: counts per distinct text (run-on parts are added below)
-    ident = [_counted(map(_with_extras, distinct, _plain_words_of(distinct)))
-             for distinct, _ in (names, labs)]
-    ident.append(_counted(_key_words(text) for text in keys[0]))
-    ident_len = [[sum(c.values()) for c in counts] for counts in ident]
+    # identifier fields: the words of each distinct name, label and parameter name (a
+    # parameter-name text is its names joined by spaces), run-on parts added below
+    key_units = [text.split(" ") for text in keys[0]]
+    units = list(dict.fromkeys(chain.from_iterable(key_units)))
+    unit_words = [_identifiers_words(names[0]), _identifiers_words(labs[0]),
+                  _identifiers_words(units)]
     desc_counts, desc_len, summary_counts, summary_len = _description_counts(descriptions[0])
-    pdesc_words = _prose_words_of(pdescs[0])
-    pdesc_counts = _counted(pdesc_words)
-    pdesc_len = list(map(len, pdesc_words))
+    # parameter descriptions: the words of each distinct description (tools share many),
+    # counted for every distinct list of them
+    descs = list(dict.fromkeys(chain.from_iterable(pdescs[0])))
+    of_desc = dict(zip(descs, _prose_words_of(descs), strict=True)).__getitem__
+    pdesc_counts = _counted(chain.from_iterable(map(of_desc, ds)) for ds in pdescs[0])
+    pdesc_len = [sum(c.values()) for c in pdesc_counts]
 
     vocab: set[str] = set()
-    for group in (*ident, desc_counts, pdesc_counts):
-        vocab.update(*group)
-    _add_runon_parts(ident, ident_len, vocab)
+    for lists in unit_words:
+        vocab.update(*lists)
+    for counts in (desc_counts, pdesc_counts):
+        vocab.update(*counts)
+    _add_runon_parts(unit_words, vocab)
+    of_unit = dict(zip(units, unit_words[2], strict=True)).__getitem__
+    ident = [_counted(unit_words[0]), _counted(unit_words[1]),
+             _counted(chain.from_iterable(map(of_unit, ks)) for ks in key_units)]
+    ident_len = [list(map(len, unit_words[0])), list(map(len, unit_words[1])),
+                 [sum(c.values()) for c in ident[2]]]
     # a query's stopwords are dropped, so a name's never match: they do not lengthen it
     # (``dns_a_list`` is as long as ``dns_aaaa_list``)
     free = STOPWORDS.isdisjoint
@@ -510,13 +591,14 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
                               (pdesc_counts, pdesc_s, None),
                               (summary_counts, desc_s, None if PROSE_IDENTIFIERS else DESCRIPTION)))
     return Index(tuple(e.name for e in entries), tuple(docs), lengths, avg, words,
-                 frozenset(vocab), word_ids, post_docs, post_tfs, post_at)
+                 frozenset(vocab), word_ids, post_docs, post_tfs, post_at.tolist(),
+                 memo={"post starts": post_at})
 
 
 def _postings(word_ids: Mapping[str, int], n: int,
               columns: Iterable[tuple[Sequence[dict[str, int]], Sequence[int], int | None]]
-              ) -> tuple[Any, Any, list[int]]:
-    """(:attr:`Index.post_docs`, :attr:`Index.post_tfs`, :attr:`Index.post_at`) from each
+              ) -> tuple[Any, Any, Any]:
+    """(:attr:`Index.post_docs`, :attr:`Index.post_tfs`, :attr:`Index.post_at` as an array) from each
     field's distinct word counts, each doc's slot among them, and the earlier column (if any)
     whose dicts begin with this column's words, in the same order (the description's counts
     begin with the summary's: their word ids are read there instead of looked up again).
@@ -528,14 +610,23 @@ def _postings(word_ids: Mapping[str, int], n: int,
     size = len(word_ids)
     docs_parts, tfs_parts, counts = [], [], []
     doc_ids = np.arange(n, dtype=np.intp)
+    # each word's id as bytes (little-endian), so that the ids of a column's words are one
+    # look-up pass (itemgetter) and one join read by numpy: fromiter converts each int on its
+    # own, at several times the cost
+    width = 2 if size <= 1 << 16 else 4
+    code = np.dtype(f"<u{width}")
+    codes = dict(zip(word_ids, map(itemgetter(0), struct.Struct(f"{width}s").iter_unpack(
+        np.arange(size, dtype=code).tobytes())), strict=True))
     seen: list[tuple[Any, Any]] = []  # per column: (word ids, where each dict starts)
     for distinct, slots, prefix_of in columns:
         lengths = np.fromiter(map(len, distinct), dtype=np.intp, count=len(distinct))
         total = int(lengths.sum())
         first = np.cumsum(lengths) - lengths  # where each distinct text's words start
         if prefix_of is None:
-            words = np.fromiter(map(word_ids.__getitem__, chain.from_iterable(distinct)),
-                                dtype=np.intp, count=total)
+            keys = list(chain.from_iterable(distinct))
+            found = (itemgetter(*keys)(codes) if len(keys) > 1 else  # (of one key: no tuple)
+                     tuple(map(codes.__getitem__, keys)))
+            words = np.frombuffer(b"".join(found), dtype=code).astype(np.intp)
         else:
             longer, longer_first = seen[prefix_of]
             words = longer[np.repeat(longer_first - first, lengths) + np.arange(total)]
@@ -559,7 +650,7 @@ def _postings(word_ids: Mapping[str, int], n: int,
     post_docs, post_tfs = (np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
                            for parts in (docs_parts, tfs_parts))
     post_docs.flags.writeable = post_tfs.flags.writeable = False
-    return post_docs, post_tfs, starts.tolist()
+    return post_docs, post_tfs, starts
 
 
 def _small_ints(values: Iterable[int], count: int) -> Any:
@@ -604,28 +695,23 @@ def _description_counts(descriptions: Sequence[str]
     return desc_counts, desc_len, summary_counts, list(map(len, summary_words))
 
 
-def _add_runon_parts(ident: list[list[dict[str, int]]], ident_len: list[list[int]],
-                     vocab: set[str]) -> None:
-    """Add the parts of each run-on identifier word to the identifier fields' counts (the
-    parts count as often as the word) and lengths."""
+def _add_runon_parts(unit_words: list[list[list[str]]], vocab: set[str]) -> None:
+    """Add the parts of each run-on identifier word to the words of the identifier fields'
+    units (a name, a label, a parameter name) holding it, once per occurrence, so they count
+    as often as the word."""
     identifiers: set[str] = set()
-    for group in ident:
+    for group in unit_words:
         identifiers.update(*group)
     runon = _runon_splits(identifiers, vocab)
     if not runon:
         return
     runon_keys = runon.keys()
-    count = _count_elements
-    for group, lens in zip(ident, ident_len, strict=True):
-        for slot, counts in enumerate(group):
-            if runon_keys.isdisjoint(counts):
-                continue
-            added: list[str] = []
-            for w in counts.keys() & runon_keys:  # counts before any part is added
-                c = counts[w]
-                added.extend(runon[w] if c == 1 else runon[w] * c)
-            count(counts, added)
-            lens[slot] += len(added)
+    parts_of = runon.__getitem__
+    split = runon.__contains__
+    for group in unit_words:
+        for words in group:
+            if not runon_keys.isdisjoint(words):
+                words.extend(list(chain.from_iterable(map(parts_of, filter(split, words)))))
 
 
 RUNON_HASH_BASE = 0x9E3779B97F4A7C15
@@ -660,10 +746,9 @@ def _runon_splits(identifiers: Iterable[str], vocab: set[str]) -> dict[str, tupl
     words = list(vocab)
     lens, starts, sums = _prefix_hashes(words, powers)
     part = (lens >= MIN_PART) & (lens <= MAX_PART)  # longer words' hashes are not kept
-    known = np.sort(sums[(starts + lens)[part]] - sums[starts[part]])
-    if not len(known):
+    known = sums[(starts + lens)[part]] - sums[starts[part]]  # distinct words: distinct
+    if not len(known):                                        # hashes, but for collisions
         return out
-    known = known[np.append(True, known[1:] != known[:-1])]  # np.unique hashes: slower
 
     indexed = _member_of(known)
 
@@ -706,24 +791,41 @@ def _runon_splits(identifiers: Iterable[str], vocab: set[str]) -> dict[str, tupl
     return out
 
 
-def _member_of(known: Any) -> Callable[[Any], Any]:
-    """A test of which of an array of hashes are in ``known`` (sorted, distinct, not empty).
+_MIX = 0xD6E8FEB86659FD93
+"""Odd multiplier that spreads a hash's low bits into its top bits (a short word's polynomial
+hash differs from its neighbours' in the low bits only) before the hashes are bucketed by their
+top bits."""
 
-    By the hashes' top bits: a binary search per hash (``searchsorted``) waits on ~15 dependent
-    loads; a bucket of the sorted hashes holds a few, compared in turn."""
+
+def _member_of(known: Any) -> Callable[[Any], Any]:
+    """A test of which of an array of hashes are in ``known`` (not empty).
+
+    By buckets of the hashes' top bits (after multiplying by :data:`_MIX`, a one-to-one map):
+    a binary search per hash (``searchsorted``) waits on ~15 dependent loads; a bucket (twice
+    as many buckets as hashes) holds a few, compared in turn, each round only for the hashes
+    whose bucket holds more."""
     np = _np()
-    shift = np.uint64(64 - (int(len(known)).bit_length() + 1))
-    bucket_at = np.searchsorted(known >> shift, np.arange(
-        (1 << (64 - int(shift))) + 1, dtype=np.uint64))
-    deepest = int(np.diff(bucket_at).max())
-    padded = np.append(known, np.uint64(0))
+    mix = np.uint64(_MIX)
+    bits = int(len(known)).bit_length() + 1
+    shift = np.uint64(64 - bits)
+    mixed = np.sort(known * mix)
+    bucket_at = np.zeros((1 << bits) + 1, dtype=np.intp)
+    np.cumsum(np.bincount((mixed >> shift).astype(np.intp), minlength=1 << bits),
+              out=bucket_at[1:])
 
     def member(hashes: Any) -> Any:
-        bucket = hashes >> shift
+        wanted = hashes * mix
+        bucket = (wanted >> shift).astype(np.intp)
         lo, hi = bucket_at[bucket], bucket_at[bucket + 1]
         found = np.zeros(len(hashes), dtype=bool)
-        for k in range(deepest):
-            found |= (padded[np.minimum(lo + k, len(known))] == hashes) & (lo + k < hi)
+        active = np.flatnonzero(hi > lo)
+        lo, hi, wanted = lo[active], hi[active], wanted[active]
+        while len(active):
+            hit = mixed[lo] == wanted
+            found[active[hit]] = True
+            lo += 1
+            more = ~hit & (lo < hi)
+            active, lo, hi, wanted = active[more], lo[more], hi[more], wanted[more]
         return found
 
     return member
@@ -870,6 +972,14 @@ def _field_parts(index: Index, doc: int, words: tuple[str, ...],
     return parts
 
 
+def _post_starts(index: Index) -> Any:
+    """:attr:`Index.post_at` as a numpy array (the build leaves it in the memo)."""
+    found = index.memo.get("post starts")
+    if found is None:
+        found = index.memo["post starts"] = _np().array(index.post_at, dtype=_np().intp)
+    return found
+
+
 def _np() -> Any:
     """numpy, imported when the first index is built (not when the app starts)."""
     import numpy
@@ -960,64 +1070,61 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
     np = _np()
     n = index.n
     size = len(index.vocab)
-    at, ids = index.post_at, index.word_ids
-    firsts: list[int] = []
-    sizes: list[int] = []
-    chunk_keys: list[int] = []  # group * 6 + field, per chunk of postings
-    group_ids = [[ids[w] for w in words] for words in groups]  # a group's words are indexed
-    for f in range(len(FIELDS)):
-        base = f * size
-        for g, word_ids in enumerate(group_ids):
-            for i in word_ids:
-                lo = at[base + i]
-                hi = at[base + i + 1]
-                if hi > lo:
-                    firsts.append(lo)
-                    sizes.append(hi - lo)
-                    chunk_keys.append(g * 6 + f)
-    if not sizes:
+    fields = len(FIELDS)
+    # every (field, group, word)'s postings chunk, field by field, group by group (a group's
+    # words are indexed), its bounds read from the postings' starts at once
+    lengths = list(map(len, groups))
+    word_ids = np.fromiter(map(index.word_ids.__getitem__, chain.from_iterable(groups)),
+                           dtype=np.intp, count=sum(lengths))
+    where = (np.arange(0, fields * size, size, dtype=np.intp)[:, None] + word_ids).ravel()
+    at = _post_starts(index)
+    lo, hi = at[where], at[where + 1]
+    held = hi > lo
+    if not held.any():
         for words in groups:
             memo[("x", words)] = (*_empty(), 0)
         return
-    size_of = np.array(sizes, dtype=np.intp)
+    chunk_group = np.tile(np.repeat(np.arange(len(groups), dtype=np.intp), lengths), fields)
+    chunk_field = np.repeat(np.arange(fields, dtype=np.intp), len(word_ids))
+    size_of = (hi - lo)[held]
     ends = np.cumsum(size_of)
-    where = np.repeat(np.array(firsts, dtype=np.intp) - (ends - size_of), size_of)
+    where = np.repeat(lo[held] - (ends - size_of), size_of)
     where += np.arange(int(ends[-1]), dtype=np.intp)  # every chunk's postings, in turn
-    key = np.repeat(np.array(chunk_keys, dtype=np.intp), size_of)  # group * 6 + field
-    group_of, field_of = np.divmod(key, 6)
+    group_of = np.repeat(chunk_group[held], size_of)
+    field_of = np.repeat(chunk_field[held], size_of)
+    doc_of = index.post_docs[where]
     # The postings come a field at a time (each field's (group, doc) ascending but for a stem
     # class's words): a stable sort by (group, doc) merges those runs and keeps each
-    # (group, doc)'s fields in field order.
-    slot = group_of * n + index.post_docs[where]  # group * n + doc
-    order = np.argsort(slot, kind="stable")
-    slot = slot[order]
-    field_of = field_of[order]
+    # (group, doc)'s fields in field order. (Group and doc are carried along: dividing the
+    # sort key by n again costs an integer division per posting.)
+    order = np.argsort(group_of * n + doc_of, kind="stable")
+    group_of, field_of, doc_of = group_of[order], field_of[order], doc_of[order]
     tf = index.post_tfs[where[order]]
-    if len(slot) > 1 and any(len(words) > 1 for words in groups):
+    if len(doc_of) > 1 and any(len(words) > 1 for words in groups):
         # a stem class's words in one field of one doc: their counts summed first
-        first = np.empty(len(slot), dtype=bool)
+        first = np.empty(len(doc_of), dtype=bool)
         first[0] = True
-        np.logical_or(slot[1:] != slot[:-1], field_of[1:] != field_of[:-1], out=first[1:])
+        np.logical_or(doc_of[1:] != doc_of[:-1], field_of[1:] != field_of[:-1], out=first[1:])
+        first[1:] |= group_of[1:] != group_of[:-1]
         if not first.all():
             tf = np.bincount(np.cumsum(first) - 1, weights=tf)
-            slot, field_of = slot[first], field_of[first]
-    starts = np.empty(len(slot), dtype=bool)
+            group_of, field_of, doc_of = group_of[first], field_of[first], doc_of[first]
+    starts = np.empty(len(doc_of), dtype=bool)
     starts[0] = True
-    np.not_equal(slot[1:], slot[:-1], out=starts[1:])
+    np.not_equal(doc_of[1:], doc_of[:-1], out=starts[1:])
+    starts[1:] |= group_of[1:] != group_of[:-1]
     row = np.cumsum(starts) - 1
-    doc_of = slot % n
-    slot = slot[starts]
     norms = memo.get("np_norm_rows")
     if norms is None:
         norms = memo["np_norm_rows"] = np.stack(_np_norms(index, params, memo))
     # each (group, doc)'s field parts added in field order, from 0
     x = np.bincount(row, weights=tf * norms[field_of, doc_of])
-    owner = slot // n
-    held = np.bincount(row[field_of < SUMMARY], minlength=len(slot)) > 0  # the summary's
+    owner, docs = group_of[starts], doc_of[starts]
+    held = np.bincount(row[field_of < SUMMARY], minlength=len(owner)) > 0  # the summary's
     df = np.bincount(owner[held], minlength=len(groups)).tolist()  # words are the description's
     positive = x > 0
     owner = owner[positive]
-    docs = slot[positive] - owner * n
+    docs = docs[positive]
     values = x[positive]
     docs.flags.writeable = values.flags.writeable = False
     bounds = np.searchsorted(owner, np.arange(len(groups) + 1)).tolist()
@@ -1083,11 +1190,8 @@ def _vec(index: Index, term: tuple[str, str], params: Params,
     k1 = params.k1
     values = weight * idf(index.n, df) * (k1 + 1) * x / (k1 + x)
     if len(docs) and " " in term[0]:  # a synonym: not where its source word is found
-        mask = _synonym_mask(index, term)
-        if mask:
-            np = _np()
-            held = np.zeros(index.n, dtype=bool)
-            held[np.fromiter(mask, dtype=np.intp, count=len(mask))] = True
+        held = _synonym_held(index, term)
+        if held is not None:
             keep = ~held[docs]
             docs, values = docs[keep], values[keep]
     docs.flags.writeable = values.flags.writeable = False  # memoised: shared by every query
@@ -1141,7 +1245,7 @@ def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...
     """``("syn <sources>", word)`` terms for the catalog's synonyms of the query words
     (:data:`SYNONYM_GROUPS`), skipping any whose stem is a query word's stem. ``<sources>`` are
     the query words the synonym stands in for (space-separated): it counts only in docs holding
-    none of them (:func:`_synonym_mask`)."""
+    none of them (:func:`_synonym_held`)."""
     table = _synonym_table()
     stems = list(map(stem, words))
     groups = [(w, group) for w, s in zip(words, stems, strict=True) if (group := table.get(s))]
@@ -1161,15 +1265,41 @@ def _synonym_terms(index: Index, words: list[str]) -> tuple[tuple[str, str], ...
     return tuple(out)
 
 
-def _synonym_mask(index: Index, term: tuple[str, str]) -> set[int]:
-    """Docs holding a source word of a synonym term (the word or its stem class): a synonym
-    stands in for its word, so it adds nothing where the word itself is found."""
-    docs: set[int] = set()
+def _synonym_held(index: Index, term: tuple[str, str]) -> Any:
+    """Which docs hold a source word of a synonym term (the word or its stem class), as a bool
+    array (None when none does): a synonym stands in for its word, so it adds nothing where the
+    word itself is found. Memoised per source word."""
+    held = None
     for w in term[0].split()[1:]:
-        docs.update(index.docs_with(w))
-        for v in stem_class(index, stem(w)):
-            docs.update(index.docs_with(v))
-    return docs
+        key = ("synonym source", w)
+        found = index.memo.get(key)
+        if found is None:
+            found = index.memo[key] = _docs_holding(index, (w, *stem_class(index, stem(w))))
+        if found is not False:
+            held = found if held is None else held | found
+    return held
+
+
+def _docs_holding(index: Index, words: Iterable[str]) -> Any:
+    """Which docs hold one of ``words`` in a field (:meth:`Index.docs_with`), as a bool array;
+    False when none does."""
+    np = _np()
+    ids = index.word_ids
+    found = [ids[w] for w in dict.fromkeys(words) if w in ids]
+    if not found:
+        return False
+    at = _post_starts(index)
+    where = (np.arange(0, SUMMARY * len(index.vocab), len(index.vocab), dtype=np.intp)[:, None]
+             + np.array(found, dtype=np.intp)).ravel()  # the summary's words are the
+    lo, hi = at[where], at[where + 1]                   # description's
+    size = hi - lo
+    if not size.any():
+        return False
+    ends = np.cumsum(size)
+    docs = index.post_docs[np.repeat(lo - (ends - size), size) + np.arange(int(ends[-1]))]
+    held = np.zeros(index.n, dtype=bool)
+    held[docs] = True
+    return held
 
 
 MIN_TYPO = 5

@@ -46,6 +46,25 @@ def test_identifiers_are_split_and_keep_their_compound(text, expected):
     assert sorted(bm25f.text_words(text)) == sorted(expected)
 
 
+def test_the_build_splits_identifiers_as_text_words_does():
+    """The build's batch identifier splitter gives :func:`text_words` of each unit, word for
+    word and in order: camelCase humps, acronyms, digits, separators at either end or
+    doubled, acronym plurals, non-ASCII letters, symbols, spaces, empty units and a NUL."""
+    import random
+
+    rnd = random.Random(5)
+    alphabet = "aAbBzZ09_-sS.ñİ x?"
+    cases = ["getFileContents", "HTTPServer2", "get2FA", "get_2fa", "VMs", "get_VMs_list", "ABc",
+             "A1b", "_private", "trail_", "a__b", "a-_-b", "Parameter78.Value", "naïve_name", "",
+             "123", "x", "ALLCAPS", "Get", "CamelCase-kebab_snake", "a b"]
+    for trial in range(400):
+        units = cases + ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 14)))
+                         for _ in range(rnd.randint(1, 40))]
+        if trial % 50 == 0:
+            units.append("a\x00b")  # a NUL: every unit the slow way, the same words
+        assert bm25f._identifiers_words(units) == [bm25f.text_words(u) for u in units], units
+
+
 def test_run_on_words_split_into_words_found_elsewhere():
     vocab = {"server", "endpoint", "serve", "point"}
     assert bm25f.split_runon("serverendpoint", vocab) == ("server", "endpoint")
