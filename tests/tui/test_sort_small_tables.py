@@ -109,3 +109,42 @@ def test_tools_sort_values_are_what_the_cells_show(workspace):
                 assert float(shown[column].replace(",", "")) == value
             else:
                 assert value == shown[column]
+
+
+async def test_a_header_click_beside_the_columns_sorts_nothing(make_app):
+    """Textual's table reads the blank beside its last header as the first column: clicked
+    there, the hits must keep their order."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("4", "slash", *"scrape web search", "enter", "escape")
+        await settle(pilot)
+        table = app.focused
+        assert isinstance(table, SortableTable) and table.row_count >= 3
+        ranks = _column(table, "rank")
+        used = sum(column.get_render_width(table) for column in table.ordered_columns)
+        assert used + 2 < table.size.width  # there is a blank beside the last header
+        await pilot.click("#hits-table-seed", offset=(used + 1, 0))
+        await settle(pilot)
+        assert table.sort_column is None and _column(table, "rank") == ranks
+        await pilot.click("#hits-table-seed", offset=(1, 0))  # the # column's header still sorts
+        await settle(pilot)
+        assert table.sort_column == 0
+
+
+async def test_a_header_click_on_recall_before_any_run_is_harmless(make_app):
+    """Before a run the misses table has no columns: a click on its header line used to
+    raise IndexError inside Textual and end the app."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("7")
+        await settle(pilot)
+        table = app.query_one("#recall-misses", SortableTable)
+        assert not table.ordered_columns
+        await pilot.click("#recall-misses", offset=(5, 0))
+        await pilot.click("#recall-misses", offset=(40, 0), times=2)
+        await settle(pilot)
+        await pilot.press("4")  # the app is alive and the keys still work
+        await settle(pilot)
+        assert app.query_one("#main-tabs").active == "tab-search"

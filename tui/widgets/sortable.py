@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import DataTable
@@ -117,6 +118,17 @@ class SortableTable(DataTable[object]):
         if not count:
             return
         self.sort_by(0 if column is None else column + 1 if column + 1 < count else None)
+
+    async def _on_click(self, event: events.Click) -> None:
+        """A click on the header line where no column is (beside the last one, or on a table
+        with no columns yet, as Recall's before a run) sorts nothing. Textual's table reads
+        the blank beside the columns as the first column (a row-cursor table then sorts by it)
+        and, with no columns, fails with an IndexError."""
+        meta = event.style.meta
+        if meta.get("row") == -1 and (
+                meta.get("out_of_bounds")
+                or not 0 <= meta.get("column", -1) < len(self.ordered_columns)):
+            event.prevent_default()  # the table's own click handling would read it
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         if event.data_table is not self:
