@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +22,7 @@ from textual import on
 from textual.message import Message
 
 from toolsearch.bridge import ActivityEvent
+from toolsearch.gateway import leaf_error
 from toolsearch.gateway.events import read_records
 from toolsearch.session import SessionState
 from toolsearch.toolsets import Workspace
@@ -30,6 +32,12 @@ from .app import ToolSearchApp
 from .messages import ActivityLogged, WorkspaceLoaded
 
 POLL_SECONDS = 0.25
+SERVING = " \u00b7 serving on "
+STARTING = " \u00b7 gateway starting on "
+STOPPED = " \u00b7 gateway NOT serving: "
+GATEWAY_MARKS = (SERVING, STARTING, STOPPED)
+"""What the header says of the hosted gateway: listening (its URL and clients), not yet, or
+stopped (the reason), never "serving" before it listens."""
 
 
 def event_of(record: Mapping[str, Any]) -> ActivityEvent:
@@ -162,7 +170,10 @@ class ServeApp(ToolSearchApp):
     """The app hosting the gateway over streamable HTTP."""
 
     def __init__(self, sources: list[str], *, host: str, port: int, token: str | None = None,
-                 events: Path | None = None, **kwargs: Any) -> None:
+                 events: Path | None = None, sock: socket.socket | None = None,
+                 **kwargs: Any) -> None:
+        """*sock*: bound by the command line before the app opens (a port in use is an error
+        there); bound when the gateway starts when not given."""
         super().__init__(sources, **kwargs)
         from toolsearch.gateway.events import EventLog
         from toolsearch.gateway.server import Gateway
@@ -170,9 +181,12 @@ class ServeApp(ToolSearchApp):
         self.events_log = EventLog(events) if events is not None else None
         self.gateway = Gateway(sources, profile=kwargs.get("profile", "seed"),
                                context_length=kwargs.get("context"), events=self.events_log)
-        self.host, self.port, self._token = host, port, token
+        self.host, self.port, self._token, self._sock = host, port, token, sock
         self.clients = 0
         self.serving = ""
+        """The gateway's URL once it listens."""
+        self.stopped = ""
+        """Why the gateway stopped or never started (it is not serving)."""
 
     async def _load(self) -> None:  # the gateway lists the servers (once, for both)
         self.run_worker(self._serve, group="gateway", exit_on_error=False,
@@ -188,13 +202,21 @@ class ServeApp(ToolSearchApp):
                 self._executor = gateway.pool
                 self.post_message(WorkspaceLoaded(gateway.state.workspace))
                 await gateway.serve_http(self.host, self.port, self._token,
-                                         started=self._listening, handle_signals=False)
+                                         started=self._listening, handle_signals=False,
+                                         sock=self._sock)
         except Exception as exc:  # noqa: BLE001 - shown, never a crash
-            self.notify(f"{type(exc).__name__}: {exc}", title="Gateway stopped",
+            leaf = leaf_error(exc)  # what failed, not the task group around it
+            self.serving, self.stopped = "", str(leaf) or type(leaf).__name__
+            self._title()
+            self.notify(f"{type(leaf).__name__}: {leaf}", title="Gateway stopped",
                         severity="error", timeout=30)
+        finally:
+            if self._sock is not None:
+                self._sock.close()  # not served on (the gateway failed first), or done
 
     def _listening(self, url: str) -> None:
         self.serving = url
+        self._title()
 
     @on(GatewayChanged)
     def _gateway_changed(self, message: GatewayChanged) -> None:
@@ -214,9 +236,17 @@ class ServeApp(ToolSearchApp):
         session = self.session
         if session is None:
             return
-        base = self.sub_title.split(" \u00b7 serving on ")[0]
-        where = self.serving or f"{self.host}:{self.port}"
-        self.sub_title = f"{base} \u00b7 serving on {where} \u00b7 {self.clients} client(s)"
+        base = self.sub_title
+        for mark in GATEWAY_MARKS:
+            base = base.split(mark)[0]
+        if self.serving:
+            state = f"{SERVING}{self.serving} \u00b7 {self.clients} client(s)"
+        elif self.stopped:
+            state = f"{STOPPED}{self.stopped}"
+        else:
+            shown = f"[{self.host}]" if ":" in self.host else self.host
+            state = f"{STARTING}{shown}:{self.port}"
+        self.sub_title = base + state
 
     def watch_session(self, session: SessionState | None) -> None:
         super().watch_session(session)
@@ -238,7 +268,8 @@ def run_follow(events: str, *, theme: str | None = None) -> None:
 
 
 def run_serve(sources: list[str], serve: str, *, context: int | None, profile: str,
-              theme: str | None, token: str | None = None, events: str | None = None) -> None:
+              theme: str | None, token: str | None = None, events: str | None = None,
+              sock: socket.socket | None = None) -> None:
     host, _, port = serve.rpartition(":")
     from toolsearch.gateway.events import default_events_path
     from toolsearch.gateway.server import check_bind
@@ -247,4 +278,4 @@ def run_serve(sources: list[str], serve: str, *, context: int | None, profile: s
     check_bind(host, token)
     ServeApp(sources, host=host, port=int(port), token=token,
              events=Path(events) if events else default_events_path(),
-             context=context, profile=profile, theme=theme).run()
+             context=context, profile=profile, theme=theme, sock=sock).run()

@@ -9,7 +9,15 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE
+from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, leaf_error, port_number
+
+
+def _port(text: str) -> int:
+    try:
+        return port_number(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(
+            str(exc) if text.strip().lstrip("-").isdigit() else f"not a port: {text!r}") from None
 
 
 def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
@@ -23,7 +31,7 @@ def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
     p.add_argument("--host", default=DEFAULT_HOST,
                    help=f"HTTP bind address (default {DEFAULT_HOST}; any other needs "
                         "--token-env)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
                    help=f"HTTP port (default {DEFAULT_PORT})")
     p.add_argument("--events", metavar="FILE", default=None,
                    help="events file, one JSON line per bridge call (default "
@@ -81,14 +89,25 @@ def _run(main: Callable[[], Awaitable[None]]) -> None:
     try:
         anyio.run(main)
     except BaseException as exc:
-        leaf = exc
-        while isinstance(leaf, BaseExceptionGroup) and leaf.exceptions:
-            leaf = leaf.exceptions[0]
+        leaf = leaf_error(exc)
         if isinstance(leaf, GatewayError):
             raise CliError(str(leaf)) from None
         if leaf is not exc:
             raise leaf from None
         raise
+
+
+def _listen(host: str, port: int) -> Any:
+    """The HTTP gateway's socket, bound before any upstream server starts (a port in use is
+    one error line at once)."""
+    from toolsearch.cli import CliError
+
+    from .server import GatewayError, listen_socket
+
+    try:
+        return listen_socket(host, port)
+    except GatewayError as exc:
+        raise CliError(str(exc)) from None
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -99,6 +118,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .upstream import DEFAULT_CALL_TIMEOUT
 
     token = _token(args)
+    sock = _listen(args.host, args.port) if args.transport == "http" else None
     path = Path(args.events) if args.events else default_events_path()
     events = EventLog(path)
     print(f"toolsearch serve: events -> {path}", file=sys.stderr)
@@ -115,7 +135,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             _announce(gateway)
             if args.transport == "http":
                 await gateway.serve_http(args.host, args.port, token, started=lambda url: print(
-                    f"toolsearch serve: listening on {url}", file=sys.stderr))
+                    f"toolsearch serve: listening on {url}", file=sys.stderr), sock=sock)
             else:
                 await gateway.serve_stdio()
 
@@ -152,8 +172,8 @@ def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bo
     if not args.sources:
         raise CliError("--serve needs at least one SOURCE")
     host, _, port = str(args.serve).rpartition(":")
-    if not port.isdigit():
-        raise CliError(f"--serve takes [HOST:]PORT, got {args.serve!r}")
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise CliError(f"--serve takes [HOST:]PORT (a port is 0 to 65535), got {args.serve!r}")
     token = None
     if args.token_env:
         token = os.environ.get(args.token_env) or None
@@ -165,7 +185,8 @@ def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bo
         check_bind(host.strip("[]") or DEFAULT_HOST, token)
     except GatewayError as exc:
         raise CliError(str(exc)) from None
+    sock = _listen(host.strip("[]") or DEFAULT_HOST, int(port))
     app_entry("tui.follow.run_serve")(args.sources, args.serve, context=args.context,
                                       profile=args.profile, theme=args.theme, token=token,
-                                      events=args.events)
+                                      events=args.events, sock=sock)
     return True

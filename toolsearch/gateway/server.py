@@ -14,6 +14,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import socket
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -61,6 +62,27 @@ def check_bind(host: str, token: str | None) -> None:
     if not is_loopback(host) and not token:
         raise GatewayError(f"refusing to listen on non-loopback host {host!r} without a bearer "
                            "token: pass --token-env VAR (the variable holds the token)")
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` for the HTTP gateway to listen on, or GatewayError with
+    the reason in words (the port in use, not permitted, no such address). Bound before
+    anything says the gateway is listening, and before its upstream servers start, so a port
+    taken by another program is one clear error, not a gateway announced and then dead."""
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+        except BaseException:
+            sock.close()
+            raise
+    except (OSError, OverflowError) as exc:  # socket.gaierror is an OSError
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise GatewayError(f"cannot listen on {host}:{port}: {reason}") from None
+    return sock
 
 
 def _mcp_tool(tool_def: Mapping[str, Any]) -> Any:
@@ -454,14 +476,19 @@ class Gateway:
     async def serve_http(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
                          token: str | None = None,
                          started: Callable[[str], None] | None = None,
-                         handle_signals: bool = True) -> None:
-        """Serve streamable HTTP until cancelled. ``handle_signals=False`` leaves the
-        process's signal handlers alone (the app hosting the gateway owns them)."""
+                         handle_signals: bool = True,
+                         sock: socket.socket | None = None) -> None:
+        """Serve streamable HTTP until cancelled, on *sock* (from :func:`listen_socket`; bound
+        here when not given). ``handle_signals=False`` leaves the process's signal handlers
+        alone (the app hosting the gateway owns them)."""
         import contextlib
 
         import uvicorn
 
         check_bind(host, token)
+        if sock is None:
+            sock = listen_socket(host, port)
+        port = sock.getsockname()[1]  # the port given, or the free one port 0 found
         config = uvicorn.Config(self.http_app(host, token), host=host, port=port,
                                 log_level="warning", lifespan="on")
 
@@ -473,7 +500,8 @@ class Gateway:
         self.serving = self.http_url(host, port)
         if started is not None:
             started(self.serving)
-        await server.serve()
+        with sock:
+            await server.serve(sockets=[sock])
 
 
 class BearerGuard:
