@@ -275,3 +275,21 @@ def test_app_on_a_missing_source_exits_1_with_one_line(command: str, tmp_path: P
     assert proc.returncode == 1
     assert proc.stderr.count("\n") == 1 and "nope.yaml" in proc.stderr
     assert proc.stdout == ""
+
+
+def test_set_values_hermes_does_not_read_as_given_are_warned(catalog: Path) -> None:
+    """Hermes defaults what it cannot parse and clamps what is out of range: the operator
+    is told, once per key, on stderr (the answer on stdout is unchanged)."""
+    tuned = run("tune", str(catalog), "--set", "threshold_pct=abc", "--set",
+                "listing_max_tokens=-5")
+    warnings = [line for line in tuned.stderr.splitlines() if line.strip()]
+    assert warnings == [
+        "toolsearch: warning: --set threshold_pct='abc' is not a number: read as the default 5",
+        "toolsearch: warning: --set listing_max_tokens=-5 is outside 200-60,000: clamped to 200",
+    ]
+    assert "listing_max_tokens: 4000 -> 200" in tuned.stdout
+    assembled = run("assemble", str(catalog), "--set", "threshold_pct=500", "--json")
+    assert "threshold_pct=500 is outside 0-100: clamped to 100" in assembled.stderr
+    assert json.loads(assembled.stdout)["config"]["threshold_pct"] == 100.0
+    plain = run("assemble", str(catalog), "--set", "threshold_pct=7.5")
+    assert plain.stderr == ""

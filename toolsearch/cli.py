@@ -9,7 +9,7 @@ import json
 import logging
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from .cli_safety import (
     parse_args_json,
     positive_int,
 )
-from .config import CONFIG_KEYS, CONFIG_TABLE, parse_assignment
+from .config import CONFIG_KEYS, CONFIG_TABLE, parse_assignment, read_as_note
 from .profiles import PROFILE_NAMES, get_profile
 from .session import SessionState
 from .toolsets import Workspace
@@ -77,13 +77,22 @@ def _split_csv(value: str | None) -> list[str] | None:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
+def _warn_read_as(changes: Mapping[str, Any] | None, config: Any) -> None:
+    """A warning for each ``--set`` Hermes does not read as given (defaulted, clamped)."""
+    for key, value in (changes or {}).items():
+        note = read_as_note(key, value, config)
+        if note:
+            _warn(f"--set {note}")
+
+
 def build_state(args: argparse.Namespace, specs: Sequence[str], *,
                 apply_set: bool = True) -> SessionState:
     workspace = load_workspace(specs, timeout=args.timeout)
+    overrides = _overrides(getattr(args, "set", None)) if apply_set else None
     state = SessionState.from_workspace(
-        workspace, profile=args.profile, context_length=args.context,
-        overrides=_overrides(getattr(args, "set", None)) if apply_set else None,
+        workspace, profile=args.profile, context_length=args.context, overrides=overrides,
     )
+    _warn_read_as(overrides, state.config)
     for name in _toolsets(workspace, "--detach", getattr(args, "detach", None)) or ():
         state = state.toggled(name)
     scope = _toolsets(workspace, "--scope", getattr(args, "scope", None))
@@ -299,6 +308,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         raise CliError("tune needs at least one --set KEY=VALUE")
     before = build_state(args, [args.source], apply_set=False)
     after = before.with_config(**changes)
+    _warn_read_as(changes, after.config)
     rows: list[dict[str, Any]] = []
     for label, state in (("before", before), ("after", after)):
         r = state.assembly

@@ -207,6 +207,39 @@ class ToolSearchConfig:
         return ToolSearchConfig.from_raw(raw, profile=rules)
 
 
+def read_as_note(key: str, value: Any, config: ToolSearchConfig) -> str:
+    """How Hermes read ``KEY=VALUE`` in words when that is not VALUE itself (a number it cannot
+    parse is the default, one out of range is clamped, an unknown word is ``auto``); "" when
+    taken as given. For ``--set``: the operator sees what took effect instead."""
+    spec = CONFIG_KEY.get(key)
+    if spec is None or spec.type == "list":
+        return ""
+    took = getattr(config, key)
+    shown = f"{key}={value!r}" if isinstance(value, str) else f"{key}={value}"
+    if spec.type == "tristate":
+        text = str(value).strip().lower()
+        known = text in TRI_STATES or text in _TRUE or text in _FALSE
+        return "" if known else f"{shown} is not auto, on or off: read as {took}"
+    if spec.type == "int":
+        try:
+            number = float(int(value))  # as Hermes' int(): 4000.7 is 4000, "1e9" is no int
+        except (TypeError, ValueError, OverflowError):
+            return f"{shown} is not a whole number: read as the default {took:g}"
+    else:
+        number = _safe_float(value, math.nan)
+        if math.isnan(number):
+            return f"{shown} is not a number: read as the default {took:g}"
+    notes = []
+    if isinstance(value, bool) or number != _safe_float(value, number):
+        notes.append(f"is read as {number:g}")  # YAML's true is 1; a fraction is cut off
+    if number != took:
+        high = spec.high
+        top = f"{getattr(config, high):g} ({high})" if isinstance(high, str) else f"{high:,g}"
+        notes.append(f"{'which ' if notes else ''}is outside {spec.low:g}-{top}: clamped to "
+                     f"{took:g}")
+    return f"{shown} " + ", ".join(notes) if notes else ""
+
+
 def parse_assignment(text: str) -> tuple[str, Any]:
     """Parse ``KEY=VALUE`` from ``--set``; the value is YAML-ish (numbers, lists, words)."""
     import yaml

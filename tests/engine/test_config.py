@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from reference_impl import ref_config
 
-from toolsearch.config import SEED_DEFAULTS, ToolSearchConfig, parse_tristate
+from toolsearch.config import SEED_DEFAULTS, ToolSearchConfig, parse_tristate, read_as_note
 from toolsearch.profiles import get_profile
 
 SEED_DEFAULT_VALUES = {
@@ -286,3 +286,25 @@ def test_threshold_clamps_exactly(value):
 def test_listing_max_tokens_clamps_exactly(value):
     assert ToolSearchConfig.from_raw({"listing_max_tokens": value}).listing_max_tokens == \
         max(200, min(60000, value))
+
+
+@pytest.mark.parametrize(("key", "given", "note"), [
+    ("threshold_pct", "abc", "threshold_pct='abc' is not a number: read as the default 5"),
+    ("threshold_pct", float("nan"), "threshold_pct=nan is not a number: read as the default 5"),
+    ("threshold_pct", 500, "threshold_pct=500 is outside 0-100: clamped to 100"),
+    ("listing_max_tokens", -5, "listing_max_tokens=-5 is outside 200-60,000: clamped to 200"),
+    ("listing_max_tokens", "1e9",
+     "listing_max_tokens='1e9' is not a whole number: read as the default 4000"),
+    ("listing_max_tokens", 4000.7, "listing_max_tokens=4000.7 is read as 4000"),
+    ("listing_max_tokens", True,
+     "listing_max_tokens=True is read as 1, which is outside 200-60,000: clamped to 200"),
+    ("search_default_limit", 100,
+     "search_default_limit=100 is outside 1-20 (max_search_limit): clamped to 20"),
+    ("enabled", "maybe", "enabled='maybe' is not auto, on or off: read as auto"),
+    ("threshold_pct", 7.5, ""), ("listing_max_tokens", 34000, ""), ("enabled", "yes", ""),
+    ("listing", "off", ""), ("defer", ["a"], ""),
+])
+def test_read_as_note_says_what_hermes_made_of_a_value(key: str, given: object,
+                                                       note: str) -> None:
+    config = ToolSearchConfig.from_raw({key: given})
+    assert read_as_note(key, given, config) == note

@@ -111,7 +111,7 @@ def _listen(host: str, port: int) -> Any:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from toolsearch.cli import _overrides, _split_csv
+    from toolsearch.cli import _overrides, _split_csv, _warn_read_as
 
     from .events import EventLog, default_events_path
     from .server import Gateway
@@ -122,8 +122,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     path = Path(args.events) if args.events else default_events_path()
     events = EventLog(path)
     print(f"toolsearch serve: events -> {path}", file=sys.stderr)
+    overrides = _overrides(args.set)
     gateway = Gateway(args.sources, profile=args.profile, context_length=args.context,
-                      overrides=_overrides(args.set), scope=_split_csv(args.scope),
+                      overrides=overrides, scope=_split_csv(args.scope),
                       detach=_split_csv(args.detach) or (),
                       events=events, connect_timeout=args.timeout,
                       call_timeout=args.call_timeout or DEFAULT_CALL_TIMEOUT)
@@ -133,6 +134,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     async def main() -> None:
         async with gateway.running():
             _announce(gateway)
+            if gateway.state is not None:
+                _warn_read_as(overrides, gateway.state.config)
             if args.transport == "http":
                 await gateway.serve_http(args.host, args.port, token, started=lambda url: print(
                     f"toolsearch serve: listening on {url}", file=sys.stderr), sock=sock)
