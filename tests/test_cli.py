@@ -293,3 +293,10 @@ def test_set_values_hermes_does_not_read_as_given_are_warned(catalog: Path) -> N
     assert json.loads(assembled.stdout)["config"]["threshold_pct"] == 100.0
     plain = run("assemble", str(catalog), "--set", "threshold_pct=7.5")
     assert plain.stderr == ""
+
+
+def test_bench_recall_with_a_source_but_no_queries_is_a_usage_line(catalog: Path) -> None:
+    done = run("bench", "recall", str(catalog), check=False)
+    assert done.returncode == 1
+    assert done.stderr == ("toolsearch: error: bench recall takes SOURCE... and --queries "
+                           "FILE.jsonl (or neither, for the whole suite)\n")

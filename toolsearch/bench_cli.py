@@ -147,8 +147,10 @@ def _run_operator_bench(args: argparse.Namespace) -> int:
             return 1
         return int(suite.run_suite(shared_dir() or Path("../shared"), print))
     if args.bench == "recall" and not (args.sources and args.queries):
-        raise ValueError("bench recall takes SOURCE... and --queries FILE.jsonl (or neither, "
-                         "for the whole suite)")
+        from .cli import CliError
+
+        raise CliError("bench recall takes SOURCE... and --queries FILE.jsonl (or neither, "
+                       "for the whole suite)")
     if args.bench in ("recall", "reach"):
         from . import recall
         from .cli import load_workspace
