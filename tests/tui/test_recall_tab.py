@@ -185,3 +185,35 @@ async def test_figures_say_when_the_session_changed_after_the_run(make_app):
         await pilot.press("6", "tab", "tab", "tab", "ctrl+u", *"2", "enter")  # threshold only
         await settle(pilot)
         assert "before the last change" not in status()
+
+
+def _misses_head(app: ToolSearchApp) -> str:
+    return str(app.query_one("#recall-misses-head", Static).content)
+
+
+async def test_a_file_whose_gold_names_are_all_unknown_is_not_a_pass(tmp_path):
+    """Nothing measured is no ✔ and no "every query found a gold tool"; typed by keys."""
+    path = _write(tmp_path, [json.dumps(QUERIES[4])])
+    app = _seed_demo_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("7", "ctrl+o", "ctrl+u", *str(path), "enter")
+        await settle(pilot)
+        status = _status(app)
+        assert status.startswith("\u26a0 recall") and "none could be scored" in status
+        assert "\u2714" not in status
+        head = _misses_head(app)
+        assert "no query was scored (1 skipped" in head and "every query" not in head
+
+
+async def test_skipped_queries_are_counted_beside_no_misses(tmp_path):
+    path = _write(tmp_path, [json.dumps(QUERIES[0]), json.dumps(QUERIES[4])])
+    app = _seed_demo_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("7", "ctrl+o", "ctrl+u", *str(path), "enter")
+        await settle(pilot)
+        assert _status(app).startswith("\u2714 recall")
+        assert app.query_one("#recall-misses", DataTable).row_count == 0
+        assert _misses_head(app) == ("Misses: none, every scored query found a gold tool in the "
+                                     "top 5 (1 skipped: gold names not deferred tools here)")

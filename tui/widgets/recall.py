@@ -266,6 +266,13 @@ class RecallPane(Vertical):
         if view.error:
             self._status(Content.assemble(("\u2716 error", "$outcome-error bold"), ": ",
                                           view.error))
+        elif view.kind == "recall" and not any(r.n for r in view.recall):
+            # nothing was measured: no ✔, no "every query found a gold tool"
+            self._status(Content.assemble(
+                self._stale_note, ("\u26a0 recall", "$outcome-warn bold"),
+                f" \u00b7 {view.queries:,} queries from ", Content(view.source),
+                " \u00b7 none could be scored: no gold name is a deferred tool of this "
+                "session (check the names, or the sources loaded)"))
         elif view.kind == "recall":
             total = sum(len(r.misses) for r in view.recall)
             self._status(Content.assemble(
@@ -316,9 +323,7 @@ class RecallPane(Vertical):
             table.set_rows([(key, (profile, Content(query), Content(gold), Content(returned)))
                             for key, profile, query, gold, returned in rows])
             self._picks = {key: query for key, _, query, _, _ in rows}
-            head.update(Content.assemble(("Misses", "bold"), f" ({len(rows):,}): no gold "
-                                         "tool in the top 5" if rows else
-                                         ": none, every query found a gold tool in the top 5"))
+            head.update(Content.assemble(("Misses", "bold"), _misses_note(view, len(rows))))
         else:
             table.set_columns(UNREACHED_COLUMNS)
             lines: list[tuple[str, tuple[object, ...]]] = []
@@ -334,3 +339,19 @@ class RecallPane(Vertical):
                                          "query finds the tool in the top 5" if count else
                                          ": none, every deferred tool is found by its own "
                                          "words"))
+
+
+def _misses_note(view: RecallView, count: int) -> str:
+    """The line over the misses: how many, or why there are none (every scored query found a
+    gold tool, or no query could be scored at all)."""
+    if count:
+        return f" ({count:,}): no gold tool in the top 5"
+    scored = max((r.n for r in view.recall), default=0)
+    skipped = max((r.skipped for r in view.recall), default=0)
+    if not scored:
+        return (f": none, and no query was scored ({skipped:,} skipped: their gold names are "
+                "not deferred tools here)")
+    if skipped:
+        return (f": none, every scored query found a gold tool in the top 5 ({skipped:,} "
+                "skipped: gold names not deferred tools here)")
+    return ": none, every query found a gold tool in the top 5"
