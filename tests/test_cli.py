@@ -300,3 +300,9 @@ def test_bench_recall_with_a_source_but_no_queries_is_a_usage_line(catalog: Path
     assert done.returncode == 1
     assert done.stderr == ("toolsearch: error: bench recall takes SOURCE... and --queries "
                            "FILE.jsonl (or neither, for the whole suite)\n")
+
+
+def test_explain_with_an_empty_tool_name_is_a_usage_line(catalog: Path) -> None:
+    done = run("explain", str(catalog), "  ", check=False)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == "toolsearch: error: explain needs at least one SOURCE and a TOOL name\n"

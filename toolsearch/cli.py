@@ -231,7 +231,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     *specs, tool = args.sources_and_tool
-    if not specs:
+    if not specs or not tool.strip():
         raise CliError("explain needs at least one SOURCE and a TOOL name")
     state = build_state(args, specs)
     explanation = state.explain(tool)
