@@ -535,18 +535,10 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
     units = list(dict.fromkeys(chain.from_iterable(key_units)))
     unit_words = [_identifiers_words(names[0]), _identifiers_words(labs[0]),
                   _identifiers_words(units)]
-    # prose: each description as its summary (up to the first sentence's end) and the rest,
-    # then each distinct parameter description (tools share many), words read in one pass
-    halves: list[str] = []
-    for d in descriptions[0]:
-        end = _FIRST_SENTENCE.search(d)
-        cut = end.start() if end else len(d)
-        halves += (d[:cut], d[cut:])
+    # prose: the descriptions' summaries and rests, the distinct parameter descriptions
     descs = list(dict.fromkeys(chain.from_iterable(pdescs[0])))
-    texts = halves + descs
-    prose = (None if PROSE_IDENTIFIERS else _packed_tokens(texts)) or _listed_tokens(
-        _prose_words_of(texts))
-    prose_words, prose_ids, prose_at = prose
+    prose_words, prose_ids, prose_at = _prose_tokens(descriptions[0], descs)
+    halves = 2 * len(descriptions[0])
 
     vocab = set(prose_words)
     for lists in unit_words:
@@ -560,13 +552,13 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
                             count=len(prose_words))[prose_ids]
     unit_ids, unit_at = _token_ids(unit_words[2], word_ids)
     unit_of = dict(zip(units, range(len(units)), strict=True)).__getitem__
-    desc_of = dict(zip(descs, range(len(halves), len(texts)), strict=True)).__getitem__
+    desc_of = dict(zip(descs, range(halves, halves + len(descs)), strict=True)).__getitem__
     # per field: (each distinct text's token ids, where each text's start), the doc's slots
-    summary_at, rest_at = prose_at[0:len(halves):2], prose_at[1:len(halves) + 1:2]
+    summary_at, rest_at = prose_at[0:halves:2], prose_at[1:halves + 1:2]
     streams = (
         (*_token_ids(unit_words[0], word_ids), names[1]),
         (*_token_ids(unit_words[1], word_ids), labs[1]),
-        (*_gathered(prose_ids, summary_at, prose_at[2:len(halves) + 1:2]), descriptions[1]),
+        (*_gathered(prose_ids, summary_at, prose_at[2:halves + 1:2]), descriptions[1]),
         (*_grouped(unit_ids, unit_at, [list(map(unit_of, ks)) for ks in key_units]),
          keys[1]),
         (*_grouped(prose_ids, prose_at, [list(map(desc_of, ds)) for ds in pdescs[0]]),
@@ -603,24 +595,85 @@ _PACKED = 12
 ``37 ** 12 < 2 ** 63``, and no two such words are the same number."""
 
 
-def _packed_tokens(texts: Sequence[str]) -> tuple[list[str], Any, Any] | None:
-    """:func:`_listed_tokens` of the texts' :func:`plain_words`, with numpy: the words are
-    found and told apart in the texts' bytes, and only each distinct word becomes a string.
+def _prose_tokens(descriptions: Sequence[str], descs: Sequence[str]
+                  ) -> tuple[list[str], Any, Any]:
+    """:func:`_listed_tokens` of the prose texts: each description's summary (up to its first
+    sentence's end, :data:`_FIRST_SENTENCE`) and its rest, in turn, then each parameter
+    description.
+
+    The texts are joined as bytes (a char a byte: a non-ASCII char is a ``?``, no letter, as
+    in :func:`plain_words`), the summaries' ends are found there (:func:`_summary_ends`) and
+    the words read from them by :func:`_packed_tokens`, without slicing a text."""
+    if PROSE_IDENTIFIERS:
+        halves: list[str] = []
+        for d in descriptions:
+            end = _FIRST_SENTENCE.search(d)
+            cut = end.start() if end else len(d)
+            halves += (d[:cut], d[cut:])
+        return _listed_tokens(_prose_words_of([*halves, *descs]))
+    np = _np()
+    texts = [*descriptions, *descs]
+    raw = b"\x00".join([t.encode("ascii", "replace") for t in texts])
+    lengths = np.fromiter(map(len, texts), dtype=np.intp, count=len(texts))
+    starts = np.cumsum(lengths + 1) - lengths - 1
+    split = len(descriptions)
+    cuts = _summary_ends(raw, descriptions, starts[:split], (starts + lengths)[:split])
+    # each text's tokens run from its bound to the next (a NUL, or a summary's end, before it)
+    bounds = np.concatenate((np.stack((starts[:split], cuts), axis=1).ravel(), starts[split:],
+                             [len(raw)]))
+    return _packed_tokens(raw, bounds)
+
+
+def _summary_ends(raw: bytes, descriptions: Sequence[str], starts: Any, ends: Any) -> Any:
+    """Where each description's summary ends in ``raw`` (the texts' bytes, from ``starts`` to
+    ``ends``): at its first ``.``, ``!`` or ``?`` followed by whitespace or the end
+    (:data:`_FIRST_SENTENCE`), else at its end.
+
+    numpy finds the first such byte pair of each description, reading a ``?`` (a non-ASCII
+    char, maybe) as both punctuation and whitespace and a NUL as whitespace: a superset of
+    the true ends. A pick that holds a ``?`` or is followed by a NUL inside the description is
+    checked on the description itself, and when it is no sentence end the regular expression
+    searches on from there. A regular expression search per description cost a tenth of the
+    build."""
+    np = _np()
+    code = np.frombuffer(raw + b"\x00", dtype=np.uint8)
+    after = code[1:]
+    found = np.flatnonzero(((code[:-1] == 46) | (code[:-1] == 33) | (code[:-1] == 63))
+                           & (((after >= 9) & (after <= 13)) | ((after >= 28) & (after <= 32))
+                              | (after == 0) | (after == 63)))
+    cuts = ends.copy()
+    if not len(found):
+        return cuts
+    first = np.minimum(np.searchsorted(found, starts), len(found) - 1)
+    held = found[first] < ends
+    cuts[held] = found[first][held]
+    unsure = held & ((code[cuts] == 63) | (code[cuts + 1] == 63)
+                     | ((code[cuts + 1] == 0) & (cuts + 1 < ends)))
+    for i in np.flatnonzero(unsure).tolist():
+        d, at = descriptions[i], int(cuts[i] - starts[i])
+        if d[at] not in ".!?" or (at + 1 < len(d) and not d[at + 1].isspace()):
+            end = _FIRST_SENTENCE.search(d, at + 1)
+            cuts[i] = starts[i] + (end.start() if end else len(d))
+    return cuts
+
+
+def _packed_tokens(raw: bytes, bounds: Any) -> tuple[list[str], Any, Any]:
+    """:func:`_listed_tokens` of the :func:`plain_words` of texts given as ASCII bytes ``raw``
+    (a non-letter byte between texts) and where each text starts (and the last ends):
+    ``bounds``. The words are found and told apart with numpy, and only each distinct word
+    becomes a string.
 
     A word of up to :data:`_PACKED` letters is read as a number, its letters the digits
     (:data:`_DIGITS`), the first the lowest: ``(S[end] - S[start]) / 37 ** start`` (mod 2**64,
     37 is invertible) for the prefix sums ``S`` of each byte's digit times ``37 **`` its
-    position. Longer words (1% of them) are sliced out as strings and numbered from
+    position. Longer words (4% of them) are sliced out as strings and numbered from
     ``2 ** 63`` up. Equal numbers are equal words; the words are the distinct numbers, each
-    token the place of its number among them. None when a text holds a NUL (the texts are
-    joined with NULs): then the texts are split into strings as usual. Splitting ~300,000
-    words into strings and telling them apart by dict costs a few times this."""
+    token the place of its number among them. Splitting ~300,000 words into strings and
+    telling them apart by dict costs a few times this."""
     np = _np()
-    joined = "\x00".join(texts)
-    if not texts or joined.count("\x00") != len(texts) - 1:
-        return None
-    # a char a byte: a non-ASCII char is a "?", no letter, as in plain_words
-    digits = np.frombuffer(joined.encode("ascii", "replace").translate(_DIGITS), dtype=np.uint8)
+    if not raw:
+        return [], np.zeros(0, dtype=np.intp), np.zeros(len(bounds), dtype=np.intp)
+    digits = np.frombuffer(raw.translate(_DIGITS), dtype=np.uint8)
     edges = np.flatnonzero(np.diff(digits > 0, prepend=False, append=False))
     starts, ends = edges[0::2], edges[1::2]  # the words
     size = len(digits)
@@ -635,9 +688,10 @@ def _packed_tokens(texts: Sequence[str]) -> tuple[list[str], Any, Any] | None:
     numbers = (sums[ends] - sums[starts]) * np.cumprod(low)[starts & 1023] * np.cumprod(high)[
         starts >> 10]
     long = np.flatnonzero(ends - starts > _PACKED)
+    text = raw.decode("ascii")
     if len(long):
-        found = [joined[a:b].lower() for a, b in zip(starts[long].tolist(), ends[long].tolist(),
-                                                     strict=True)]
+        found = [text[a:b].lower() for a, b in zip(starts[long].tolist(), ends[long].tolist(),
+                                                   strict=True)]
         numbered = dict(zip(dict.fromkeys(found), range(1 << 63, (1 << 63) + len(found)),
                             strict=False))
         numbers[long] = np.fromiter(map(numbered.__getitem__, found), dtype=np.uint64,
@@ -649,10 +703,9 @@ def _packed_tokens(texts: Sequence[str]) -> tuple[list[str], Any, Any] | None:
     which = np.searchsorted(distinct, numbers)
     first = np.empty(len(distinct), dtype=np.intp)
     first[which] = np.arange(len(which))  # a token of each word
-    words = [joined[a:b].lower() for a, b in zip(starts[first].tolist(), ends[first].tolist(),
-                                                 strict=True)]
-    text_ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.intp, count=len(texts)) + 1) - 1
-    at = np.searchsorted(starts, np.concatenate(([0], text_ends)))  # (each at a NUL or the end)
+    words = [text[a:b].lower() for a, b in zip(starts[first].tolist(), ends[first].tolist(),
+                                               strict=True)]
+    at = np.searchsorted(starts, bounds)
     return words, which, at
 
 
