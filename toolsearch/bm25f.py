@@ -530,7 +530,8 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
     columns = list(zip(*rows, strict=True)) if rows else [(), (), (), (), ()]
     names, labs, descriptions, keys, pdescs = (_slots(col) for col in columns)
     # identifier fields: the words of each distinct name, label and parameter name (a
-    # parameter-name text is its names joined by spaces), run-on parts added below
+    # parameter-name text is its names joined by spaces), run-on parts added once the
+    # vocabulary is known
     key_units = [text.split(" ") for text in keys[0]]
     units = list(dict.fromkeys(chain.from_iterable(key_units)))
     unit_words = [_identifiers_words(names[0]), _identifiers_words(labs[0]),
@@ -543,21 +544,21 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
     vocab = set(prose_words)
     for lists in unit_words:
         vocab.update(*lists)
-    _add_runon_parts(unit_words, vocab)
     words = sorted(vocab)
     word_ids = dict(zip(words, range(len(words)), strict=True))
     size = len(words)
     np = _np()
     prose_ids = np.fromiter(map(word_ids.__getitem__, prose_words), dtype=np.intp,
                             count=len(prose_words))[prose_ids]
-    unit_ids, unit_at = _token_ids(unit_words[2], word_ids)
+    (name_ids, name_at), (label_ids, label_at), (unit_ids, unit_at) = _with_runon_parts(
+        [_token_ids(lists, word_ids) for lists in unit_words], words, word_ids, vocab)
     unit_of = dict(zip(units, range(len(units)), strict=True)).__getitem__
     desc_of = dict(zip(descs, range(halves, halves + len(descs)), strict=True)).__getitem__
     # per field: (each distinct text's token ids, where each text's start), the doc's slots
     summary_at, rest_at = prose_at[0:halves:2], prose_at[1:halves + 1:2]
     streams = (
-        (*_token_ids(unit_words[0], word_ids), names[1]),
-        (*_token_ids(unit_words[1], word_ids), labs[1]),
+        (name_ids, name_at, names[1]),
+        (label_ids, label_at, labs[1]),
         (*_gathered(prose_ids, summary_at, prose_at[2:halves + 1:2]), descriptions[1]),
         (*_grouped(unit_ids, unit_at, [list(map(unit_of, ks)) for ks in key_units]),
          keys[1]),
@@ -569,7 +570,6 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
     # (``dns_a_list`` is as long as ``dns_aaaa_list``)
     stop = np.zeros(size, dtype=np.intp)
     stop[[word_ids[w] for w in STOPWORDS if w in word_ids]] = 1
-    name_ids, name_at, _name_slots = streams[NAME]
     seen = np.concatenate(([0], np.cumsum(stop[name_ids])))
     text_lengths[NAME] = text_lengths[NAME] - (seen[name_at[1:]] - seen[name_at[:-1]])
     slots = [np.fromiter(slots_of, dtype=np.intp, count=len(entries))
@@ -841,23 +841,38 @@ def _postings(size: int, n: int, tallies: Sequence[Tally], slots: Sequence[Any]
     return post_docs, post_tfs, starts
 
 
-def _add_runon_parts(unit_words: list[list[list[str]]], vocab: set[str]) -> None:
-    """Add the parts of each run-on identifier word to the words of the identifier fields'
-    units (a name, a label, a parameter name) holding it, once per occurrence, so they count
-    as often as the word."""
-    identifiers: set[str] = set()
-    for group in unit_words:
-        identifiers.update(*group)
-    runon = _runon_splits(identifiers, vocab)
+def _with_runon_parts(streams: Sequence[tuple[Any, Any]], words: Sequence[str],
+                      ids: Mapping[str, int], vocab: set[str]) -> list[tuple[Any, Any]]:
+    """The identifier fields' token streams (ids, where each text's start; ``words`` the
+    vocabulary, ``ids`` its words' places) with the parts of each run-on word (:func:`_runon_splits`) added after it, in
+    the text holding it, so they count as often as the word.
+
+    Each word id is read through an expansion table (the word, then its parts, if any): one
+    numpy gather per stream."""
+    np = _np()
+    held = np.zeros(len(words), dtype=bool)
+    for tokens, _text_at in streams:
+        held[tokens] = True
+    runon = _runon_splits(map(words.__getitem__, np.flatnonzero(held).tolist()), vocab)
     if not runon:
-        return
-    runon_keys = runon.keys()
-    parts_of = runon.__getitem__
-    split = runon.__contains__
-    for group in unit_words:
-        for words in group:
-            if not runon_keys.isdisjoint(words):
-                words.extend(list(chain.from_iterable(map(parts_of, filter(split, words)))))
+        return list(streams)
+    split = np.fromiter(map(ids.__getitem__, runon), dtype=np.intp, count=len(runon))
+    parts = np.fromiter(map(len, runon.values()), dtype=np.intp, count=len(runon))
+    grown = np.ones(len(words), dtype=np.intp)
+    grown[split] += parts
+    at = np.zeros(len(words) + 1, dtype=np.intp)
+    np.cumsum(grown, out=at[1:])
+    table = np.empty(int(at[-1]), dtype=np.intp)
+    table[at[:-1]] = np.arange(len(words))
+    ends = np.cumsum(parts)
+    table[np.repeat(at[split] + 1 - (ends - parts), parts) + np.arange(int(ends[-1]))] = (
+        np.fromiter(map(ids.__getitem__, chain.from_iterable(runon.values())), dtype=np.intp,
+                    count=int(ends[-1])))
+    out = []
+    for tokens, text_at in streams:
+        grown_tokens, token_at = _gathered(table, at[tokens], at[tokens + 1])
+        out.append((grown_tokens, token_at[text_at]))
+    return out
 
 
 RUNON_HASH_BASE = 0x9E3779B97F4A7C15
