@@ -663,11 +663,9 @@ def _packed_tokens(raw: bytes, bounds: Any) -> tuple[list[str], Any, Any]:
     ``bounds``. The words are found and told apart with numpy, and only each distinct word
     becomes a string.
 
-    A word of up to :data:`_PACKED` letters is read as a number, its letters the digits
-    (:data:`_DIGITS`), the first the lowest: ``(S[end] - S[start]) / 37 ** start`` (mod 2**64,
-    37 is invertible) for the prefix sums ``S`` of each byte's digit times ``37 **`` its
-    position. Longer words (4% of them) are sliced out as strings and numbered from
-    ``2 ** 63`` up. Equal numbers are equal words; the words are the distinct numbers, each
+    A word of up to :data:`_PACKED` letters is read as a number in base :data:`_RADIX`, its
+    letters the digits (:data:`_DIGITS`), the first the lowest. Longer words (1% of them)
+    are sliced out as strings and numbered from ``2 ** 63`` up. Equal numbers are equal words; the words are the distinct numbers, each
     token the place of its number among them. Splitting ~300,000 words into strings and
     telling them apart by dict costs a few times this."""
     np = _np()
@@ -676,17 +674,17 @@ def _packed_tokens(raw: bytes, bounds: Any) -> tuple[list[str], Any, Any]:
     digits = np.frombuffer(raw.translate(_DIGITS), dtype=np.uint8)
     edges = np.flatnonzero(np.diff(digits > 0, prepend=False, append=False))
     starts, ends = edges[0::2], edges[1::2]  # the words
-    size = len(digits)
-    powers = np.full(size, _RADIX, dtype=np.uint64)
-    powers[0] = 1
-    sums = np.zeros(size + 1, dtype=np.uint64)
-    np.cumsum(digits * np.cumprod(powers), out=sums[1:])
-    # 37 ** -start, as (37 ** -1) ** (start % 1024) * ((37 ** -1) ** 1024) ** (start // 1024)
-    low, high = (np.full(count, base, dtype=np.uint64) for count, base in (
-        (1024, pow(_RADIX, -1, 1 << 64)), ((size >> 10) + 1, pow(_RADIX, -1024, 1 << 64))))
-    low[0] = high[0] = 1
-    numbers = (sums[ends] - sums[starts]) * np.cumprod(low)[starts & 1023] * np.cumprod(high)[
-        starts >> 10]
+    # digit t of every word longer than t, a digit at a time: the words by length (a radix
+    # sort of bytes), those longer than t are a suffix
+    lengths = np.minimum(ends - starts, _PACKED).astype(np.uint8)
+    order = np.argsort(lengths, kind="stable")
+    from_digit = np.searchsorted(lengths[order], np.arange(_PACKED), side="right").tolist()
+    at = starts[order]
+    packed = np.zeros(len(order), dtype=np.uint64)
+    for t, k in enumerate(from_digit):
+        packed[k:] += digits[at[k:] + t] * np.uint64(_RADIX ** t)
+    numbers = np.empty_like(packed)
+    numbers[order] = packed
     long = np.flatnonzero(ends - starts > _PACKED)
     text = raw.decode("ascii")
     if len(long):
