@@ -36,19 +36,21 @@ Scoring: for term t and doc d, ``tf~ = sum_f w_f * tf_f / (1 - b_f + b_f * len_f
 for stem terms, ``synonym_weight`` for synonyms: :func:`term_weight`). Each hit carries its per-field, per-term contributions (they sum to the
 score).
 
-The index (per-doc, per-field word counts, and per field each word's docs with its counts
-there) depends only on the catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
-per-term memos, so a parameter change never rebuilds it. The build works once per distinct
-text of a field, and once per distinct parameter name and parameter description (tools share
-many), tokenises prose in one C-level pass per field, splits the identifiers (names, parameter
-names) together with numpy where they are plain ASCII (:func:`_identifiers_words`), finds
-every identifier's run-on split at once with numpy (hashes propose the parts, string lookups
-check the chosen split: :func:`_runon_splits`) and adds the parts once per name or parameter
-name holding the word, lays the postings out
-with numpy (one array for all fields and words, each column's word ids read in one look-up
-pass and one join: numpy is imported by the first build) and
-pauses the cyclic garbage collector (no cycles are made). The stem classes, and the words by
-length a typo is looked up in, are found together when the first stem class is asked for
+The index (per field each word's docs with its counts there, and per-doc, per-field word
+counts made when a doc is explained) depends only on the catalog's content and lives in the
+catalog's memo; the parameters (:class:`Params`) only change per-term memos, so a parameter
+change never rebuilds it. The build reads every field as word ids (numpy is imported by the
+first build): once per distinct text of a field, and once per distinct parameter name and
+parameter description (tools share many). Prose is read as bytes by numpy, each word a number
+(its letters the digits), so only each distinct word becomes a string
+(:func:`_packed_tokens`; the summaries' ends found there too, :func:`_summary_ends`); the
+identifiers (names, parameter names) are split together with numpy where they are plain ASCII
+(:func:`_identifiers_words`), every identifier's run-on split is found at once with numpy
+(hashes propose the parts, string lookups check the chosen split: :func:`_runon_splits`) and
+the parts are added to the ids through a table (:func:`_with_runon_parts`); each text's word
+counts are a sort of (text, word) keys (:func:`_tally`), laid out as the postings (one array
+for all fields and words) with numpy. The build pauses the cyclic garbage collector (no
+cycles are made). The stem classes, and the words by length a typo is looked up in, are found together when the first stem class is asked for
 (the vocabulary stemmed in one call). A term's contributions are worked out on first use
 with numpy from the postings (they hold the counts: no per-doc word counts are read), and
 memoised per parameters as two arrays (docs, contributions); a query with
@@ -309,7 +311,8 @@ class Index:
 
     names: tuple[str, ...]
     counts: Sequence[tuple[Mapping[str, int], ...]]
-    """Per doc, per field (:data:`FIELDS` order): word -> tf."""
+    """Per doc, per field (:data:`FIELDS` order): word -> tf (made for a doc when first read:
+    only explanations read them, :class:`_DocCounts`)."""
     lengths: tuple[tuple[int, ...], ...]
     """Per field, per doc: number of indexed words."""
     avg: tuple[float, ...]
@@ -554,7 +557,7 @@ def _build_index(entries: Sequence[EntryLike]) -> Index:
         [_token_ids(lists, word_ids) for lists in unit_words], words, word_ids, vocab)
     unit_of = dict(zip(units, range(len(units)), strict=True)).__getitem__
     desc_of = dict(zip(descs, range(halves, halves + len(descs)), strict=True)).__getitem__
-    # per field: (each distinct text's token ids, where each text's start), the doc's slots
+    # per field: (each distinct text's token ids, where each text's tokens start), the docs' slots
     summary_at, rest_at = prose_at[0:halves:2], prose_at[1:halves + 1:2]
     streams = (
         (name_ids, name_at, names[1]),
@@ -636,7 +639,8 @@ def _summary_ends(raw: bytes, descriptions: Sequence[str], starts: Any, ends: An
     searches on from there. A regular expression search per description cost a tenth of the
     build."""
     np = _np()
-    code = np.frombuffer(raw + b"\x00", dtype=np.uint8)
+    stop = int(ends[-1]) if len(ends) else 0  # the descriptions' bytes, and two more
+    code = np.frombuffer(raw[:stop] + b"\x00\x00", dtype=np.uint8)
     after = code[1:]
     found = np.flatnonzero(((code[:-1] == 46) | (code[:-1] == 33) | (code[:-1] == 63))
                            & (((after >= 9) & (after <= 13)) | ((after >= 28) & (after <= 32))
@@ -727,7 +731,7 @@ def _token_ids(word_lists: Sequence[Sequence[str]], ids: Mapping[str, int]
 
 
 def _gathered(ids: Any, lo: Any, hi: Any) -> tuple[Any, Any]:
-    """(the tokens ``ids[lo[k]:hi[k]]`` of every k in turn, where each k's start)."""
+    """(the tokens ``ids[lo[k]:hi[k]]`` of every k in turn, where each k's tokens start)."""
     np = _np()
     size = hi - lo
     at = np.zeros(len(size) + 1, dtype=np.intp)
@@ -737,7 +741,7 @@ def _gathered(ids: Any, lo: Any, hi: Any) -> tuple[Any, Any]:
 
 def _grouped(ids: Any, at: Any, groups: Sequence[Sequence[int]]) -> tuple[Any, Any]:
     """(the tokens of each group's texts (indices into ``at``), group by group, where each
-    group's start)."""
+    group's tokens start)."""
     np = _np()
     members = np.fromiter(chain.from_iterable(groups), dtype=np.intp,
                           count=sum(map(len, groups)))
@@ -749,7 +753,7 @@ def _grouped(ids: Any, at: Any, groups: Sequence[Sequence[int]]) -> tuple[Any, A
 
 
 Tally = tuple[Any, Any, Any]
-"""A field's distinct texts' word counts: (word ids, their tfs, where each text's start);
+"""A field's distinct texts' word counts: (word ids, their tfs, where each text's pairs start);
 each text's words ascending."""
 
 
@@ -841,7 +845,7 @@ def _postings(size: int, n: int, tallies: Sequence[Tally], slots: Sequence[Any]
 
 def _with_runon_parts(streams: Sequence[tuple[Any, Any]], words: Sequence[str],
                       ids: Mapping[str, int], vocab: set[str]) -> list[tuple[Any, Any]]:
-    """The identifier fields' token streams (ids, where each text's start; ``words`` the
+    """The identifier fields' token streams (ids, where each text's tokens start; ``words`` the
     vocabulary, ``ids`` its words' places) with the parts of each run-on word (:func:`_runon_splits`) added after it, in
     the text holding it, so they count as often as the word.
 
