@@ -648,9 +648,10 @@ def _summary_ends(raw: bytes, descriptions: Sequence[str], starts: Any, ends: An
     cuts = ends.copy()
     if not len(found):
         return cuts
-    first = np.minimum(np.searchsorted(found, starts), len(found) - 1)
-    held = found[first] < ends
-    cuts[held] = found[first][held]
+    first = np.searchsorted(found, starts)
+    held = first < len(found)  # an end after the start, and before the description's end
+    held[held] = found[first[held]] < ends[held]
+    cuts[held] = found[first[held]]
     unsure = held & ((code[cuts] == 63) | (code[cuts + 1] == 63)
                      | ((code[cuts + 1] == 0) & (cuts + 1 < ends)))
     for i in np.flatnonzero(unsure).tolist():

@@ -109,7 +109,8 @@ AWKWARD = (
     "\u00e9. x", "a.\u00a0b. c", "a.\x00b. c", "nul\x00inside", "", "x.\n", "!?.",
     "What?\u2003Then", "a?b. c", "A VeryLongWordOfManyLetters verylongwordofmanyletters",
     "abcdefghijkl abcdefghijklm ABCDEFGHIJKL 123456789012 1234567890123 0 00 000 a0 0a z zz",
-    "\u65e5\u672c\u8a9e. \u30c6\u30b9\u30c8", "x" * 200 + ". y", "end!", "q?", "\t\x1c.\x1d. ok")
+    "\u65e5\u672c\u8a9e. \u30c6\u30b9\u30c8", "x" * 200 + ". y", "end!", "q?", "\t\x1c.\x1d. ok",
+    "the last one ends in no sentence end")
 """Descriptions whose summary end or words a byte-level reading could get wrong: non-ASCII
 chars (read as ``?``) beside or as punctuation, NULs, words of 12 letters and more, digits."""
 
