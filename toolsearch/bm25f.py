@@ -403,24 +403,6 @@ def _raw_fields(entry: EntryLike, labels: dict[str, str]
     return name, label, entry.description or "", keys, descs
 
 
-_BULK_TABLE = bytes(0 if c == 0 else b for c, b in enumerate(_ASCII_WORDS))
-
-
-def _plain_words_of(texts: Sequence[str]) -> list[list[str]]:
-    """:func:`plain_words` of each text, in one C-level pass over them all."""
-    if not texts:
-        return []
-    parts = ("\x00".join(texts).encode("ascii", "replace").translate(_BULK_TABLE)
-             .decode("ascii").split("\x00"))
-    if len(parts) != len(texts):  # a text holds a NUL: one at a time
-        return [plain_words(t) for t in texts]
-    return [part.split() for part in parts]
-
-
-def _prose_words_of(texts: Sequence[str]) -> list[list[str]]:
-    return [text_words(t) for t in texts] if PROSE_IDENTIFIERS else _plain_words_of(texts)
-
-
 def _slots(column: Sequence[Any]) -> tuple[list[Any], list[int]]:
     """(the distinct texts in first-seen order, each row's index into them)."""
     distinct = list(dict.fromkeys(column))
@@ -613,7 +595,7 @@ def _prose_tokens(descriptions: Sequence[str], descs: Sequence[str]
             end = _FIRST_SENTENCE.search(d)
             cut = end.start() if end else len(d)
             halves += (d[:cut], d[cut:])
-        return _listed_tokens(_prose_words_of([*halves, *descs]))
+        return _listed_tokens([text_words(t) for t in [*halves, *descs]])
     np = _np()
     texts = [*descriptions, *descs]
     raw = b"\x00".join([t.encode("ascii", "replace") for t in texts])
