@@ -652,9 +652,10 @@ def _packed_tokens(raw: bytes, bounds: Any) -> tuple[list[str], Any, Any]:
 
     A word of up to :data:`_PACKED` letters is read as a number in base :data:`_RADIX`, its
     letters the digits (:data:`_DIGITS`), the first the lowest. Longer words (1% of them)
-    are sliced out as strings and numbered from ``2 ** 63`` up. Equal numbers are equal words; the words are the distinct numbers, each
-    token the place of its number among them. Splitting ~300,000 words into strings and
-    telling them apart by dict costs a few times this."""
+    are sliced out as strings and numbered from ``2 ** 63`` up. Equal numbers are equal
+    words: the words are the distinct numbers, each token the place of its number among them
+    (:func:`_numbered`). Splitting ~300,000 words into strings and telling them apart by dict
+    costs a few times this."""
     np = _np()
     if not raw:
         return [], np.zeros(0, dtype=np.intp), np.zeros(len(bounds), dtype=np.intp)
