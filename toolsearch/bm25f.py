@@ -36,19 +36,21 @@ Scoring: for term t and doc d, ``tf~ = sum_f w_f * tf_f / (1 - b_f + b_f * len_f
 for stem terms, ``synonym_weight`` for synonyms: :func:`term_weight`). Each hit carries its per-field, per-term contributions (they sum to the
 score).
 
-The index (per-doc, per-field word counts, and per field each word's docs with its counts
-there) depends only on the catalog's content and lives in the catalog's memo; the parameters (:class:`Params`) only change
-per-term memos, so a parameter change never rebuilds it. The build works once per distinct
-text of a field, and once per distinct parameter name and parameter description (tools share
-many), tokenises prose in one C-level pass per field, splits the identifiers (names, parameter
-names) together with numpy where they are plain ASCII (:func:`_identifiers_words`), finds
-every identifier's run-on split at once with numpy (hashes propose the parts, string lookups
-check the chosen split: :func:`_runon_splits`) and adds the parts once per name or parameter
-name holding the word, lays the postings out
-with numpy (one array for all fields and words, each column's word ids read in one look-up
-pass and one join: numpy is imported by the first build) and
-pauses the cyclic garbage collector (no cycles are made). The stem classes, and the words by
-length a typo is looked up in, are found together when the first stem class is asked for
+The index (per field each word's docs with its counts there, and per-doc, per-field word
+counts made when a doc is explained) depends only on the catalog's content and lives in the
+catalog's memo; the parameters (:class:`Params`) only change per-term memos, so a parameter
+change never rebuilds it. The build reads every field as word ids (numpy is imported by the
+first build): once per distinct text of a field, and once per distinct parameter name and
+parameter description (tools share many). Prose is read as bytes by numpy, each word a number
+(its letters the digits), so only each distinct word becomes a string
+(:func:`_packed_tokens`; the summaries' ends found there too, :func:`_summary_ends`); the
+identifiers (names, parameter names) are split together with numpy where they are plain ASCII
+(:func:`_identifiers_words`), every identifier's run-on split is found at once with numpy
+(hashes propose the parts, string lookups check the chosen split: :func:`_runon_splits`) and
+the parts are added to the ids through a table (:func:`_with_runon_parts`); each text's word
+counts are a sort of (text, word) keys (:func:`_tally`), laid out as the postings (one array
+for all fields and words) with numpy. The build pauses the cyclic garbage collector (no
+cycles are made). The stem classes, and the words by length a typo is looked up in, are found together when the first stem class is asked for
 (the vocabulary stemmed in one call). A term's contributions are worked out on first use
 with numpy from the postings (they hold the counts: no per-doc word counts are read), and
 memoised per parameters as two arrays (docs, contributions); a query with
@@ -68,14 +70,12 @@ import functools
 import gc
 import math
 import re
-import struct
 from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import chain, groupby
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from .bm25 import Hit
 from .caches import register_cache, register_cache_fn
@@ -85,13 +85,6 @@ from .tooldefs import def_parameters
 
 if TYPE_CHECKING:
     from .profile import Profile
-
-try:  # the C helper behind Counter(): counting into a plain dict without Counter's overhead
-    from collections import _count_elements  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - other Pythons
-    def _count_elements(mapping: dict[str, int], iterable: Iterable[str]) -> None:
-        for item in iterable:
-            mapping[item] = mapping.get(item, 0) + 1
 
 FIELDS = ("name", "label", "description", "params", "param_desc", "summary")
 NAME, LABEL, DESCRIPTION, PARAMS, PARAM_DESC, SUMMARY = range(6)
@@ -317,8 +310,9 @@ class Index:
     content."""
 
     names: tuple[str, ...]
-    counts: tuple[tuple[Mapping[str, int], ...], ...]
-    """Per doc, per field (:data:`FIELDS` order): word -> tf."""
+    counts: Sequence[tuple[Mapping[str, int], ...]]
+    """Per doc, per field (:data:`FIELDS` order): word -> tf (made for a doc when first read:
+    only explanations read them, :class:`_DocCounts`)."""
     lengths: tuple[tuple[int, ...], ...]
     """Per field, per doc: number of indexed words."""
     avg: tuple[float, ...]
@@ -402,29 +396,14 @@ def _raw_fields(entry: EntryLike, labels: dict[str, str]
     keys = ""
     descs: tuple[str, ...] = ()
     if props and (isinstance(props, dict) or isinstance(props, Mapping)):
-        keys = " ".join(map(str, props))
+        try:  # (frozen defs' keys are strings: str() on each cost a tenth of this pass)
+            keys = " ".join(props)
+        except TypeError:  # a key that is no string
+            keys = " ".join(map(str, props))
         descs = tuple([text for spec in props.values()
                        if (isinstance(spec, dict) or isinstance(spec, Mapping))
                        and isinstance(text := spec.get("description"), str)])
     return name, label, entry.description or "", keys, descs
-
-
-_BULK_TABLE = bytes(0 if c == 0 else b for c, b in enumerate(_ASCII_WORDS))
-
-
-def _plain_words_of(texts: Sequence[str]) -> list[list[str]]:
-    """:func:`plain_words` of each text, in one C-level pass over them all."""
-    if not texts:
-        return []
-    parts = ("\x00".join(texts).encode("ascii", "replace").translate(_BULK_TABLE)
-             .decode("ascii").split("\x00"))
-    if len(parts) != len(texts):  # a text holds a NUL: one at a time
-        return [plain_words(t) for t in texts]
-    return [part.split() for part in parts]
-
-
-def _prose_words_of(texts: Sequence[str]) -> list[list[str]]:
-    return [text_words(t) for t in texts] if PROSE_IDENTIFIERS else _plain_words_of(texts)
 
 
 def _slots(column: Sequence[Any]) -> tuple[list[Any], list[int]]:
@@ -510,23 +489,13 @@ def _identifiers_words(units: Sequence[str]) -> list[list[str]]:
     return out
 
 
-def _counted(word_lists: Iterable[Iterable[str]]) -> list[dict[str, int]]:
-    out = []
-    count = _count_elements
-    for ws in word_lists:
-        counts: dict[str, int] = {}
-        count(counts, ws)
-        out.append(counts)
-    return out
-
-
 def build_index(entries: Sequence[EntryLike]) -> Index:
     """Index the entries' fields (see the module docstring).
 
     Work is done once per distinct text of a field (many tools share parameter names and
-    parameter descriptions); docs with the same text share its (read-only) word counts. The
-    cyclic garbage collector is paused meanwhile: the build makes ~300,000 containers and no
-    cycles, and the collections those allocations trigger cost about a quarter of the build."""
+    parameter descriptions). The cyclic garbage collector is paused meanwhile: the build
+    makes many containers and no cycles, and the collections those allocations trigger cost
+    about a quarter of the build."""
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -537,113 +506,345 @@ def build_index(entries: Sequence[EntryLike]) -> Index:
 
 
 def _build_index(entries: Sequence[EntryLike]) -> Index:
+    """Every field as token ids (each distinct text's words, in order, as indices into the
+    vocabulary), tallied into each text's (word, tf) pairs, laid out as postings.
+
+    No per-text word dict is made: the prose fields' words are found and told apart by numpy
+    (:func:`_packed_tokens`), the identifier fields' word lists are read into ids in one pass
+    each, and the per-doc counts :attr:`Index.counts` are derived from the tallies when a doc
+    is first explained (:class:`_DocCounts`)."""
     labels: dict[str, str] = {}
     rows = [_raw_fields(e, labels) for e in entries]
     columns = list(zip(*rows, strict=True)) if rows else [(), (), (), (), ()]
     names, labs, descriptions, keys, pdescs = (_slots(col) for col in columns)
     # identifier fields: the words of each distinct name, label and parameter name (a
-    # parameter-name text is its names joined by spaces), run-on parts added below
+    # parameter-name text is its names joined by spaces), run-on parts added once the
+    # vocabulary is known
     key_units = [text.split(" ") for text in keys[0]]
     units = list(dict.fromkeys(chain.from_iterable(key_units)))
     unit_words = [_identifiers_words(names[0]), _identifiers_words(labs[0]),
                   _identifiers_words(units)]
-    desc_counts, desc_len, summary_counts, summary_len = _description_counts(descriptions[0])
-    # parameter descriptions: the words of each distinct description (tools share many),
-    # counted for every distinct list of them
+    # prose: the descriptions' summaries and rests, the distinct parameter descriptions
     descs = list(dict.fromkeys(chain.from_iterable(pdescs[0])))
-    of_desc = dict(zip(descs, _prose_words_of(descs), strict=True)).__getitem__
-    pdesc_counts = _counted(chain.from_iterable(map(of_desc, ds)) for ds in pdescs[0])
-    pdesc_len = [sum(c.values()) for c in pdesc_counts]
+    prose_words, prose_ids, prose_at = _prose_tokens(descriptions[0], descs)
+    halves = 2 * len(descriptions[0])
 
-    vocab: set[str] = set()
+    vocab = set(prose_words)
     for lists in unit_words:
         vocab.update(*lists)
-    for counts in (desc_counts, pdesc_counts):
-        vocab.update(*counts)
-    _add_runon_parts(unit_words, vocab)
-    of_unit = dict(zip(units, unit_words[2], strict=True)).__getitem__
-    ident = [_counted(unit_words[0]), _counted(unit_words[1]),
-             _counted(chain.from_iterable(map(of_unit, ks)) for ks in key_units)]
-    ident_len = [list(map(len, unit_words[0])), list(map(len, unit_words[1])),
-                 [sum(c.values()) for c in ident[2]]]
-    # a query's stopwords are dropped, so a name's never match: they do not lengthen it
-    # (``dns_a_list`` is as long as ``dns_aaaa_list``)
-    free = STOPWORDS.isdisjoint
-    ident_len[0] = [length if free(c) else length - sum([k for w, k in c.items() if w in STOPWORDS])
-                    for c, length in zip(ident[0], ident_len[0], strict=True)]
-
-    name_s, label_s, desc_s, key_s, pdesc_s = (
-        slots for _distinct, slots in (names, labs, descriptions, keys, pdescs))
-    docs = list(zip(map(ident[0].__getitem__, name_s), map(ident[1].__getitem__, label_s),
-                    map(desc_counts.__getitem__, desc_s), map(ident[2].__getitem__, key_s),
-                    map(pdesc_counts.__getitem__, pdesc_s),
-                    map(summary_counts.__getitem__, desc_s), strict=True))
-    lengths = tuple(tuple(map(lens.__getitem__, slots)) for lens, slots in (
-        (ident_len[0], name_s), (ident_len[1], label_s), (desc_len, desc_s),
-        (ident_len[2], key_s), (pdesc_len, pdesc_s), (summary_len, desc_s)))
-    n = max(len(docs), 1)
-    avg = tuple(sum(col) / n for col in lengths)
     words = sorted(vocab)
     word_ids = dict(zip(words, range(len(words)), strict=True))
-    post_docs, post_tfs, post_at = _postings(
-        word_ids, len(docs), ((ident[0], name_s, None), (ident[1], label_s, None),
-                              (desc_counts, desc_s, None), (ident[2], key_s, None),
-                              (pdesc_counts, pdesc_s, None),
-                              (summary_counts, desc_s, None if PROSE_IDENTIFIERS else DESCRIPTION)))
-    return Index(tuple(e.name for e in entries), tuple(docs), lengths, avg, words,
-                 frozenset(vocab), word_ids, post_docs, post_tfs, post_at.tolist(),
+    size = len(words)
+    np = _np()
+    prose_ids = np.fromiter(map(word_ids.__getitem__, prose_words), dtype=np.intp,
+                            count=len(prose_words))[prose_ids]
+    (name_ids, name_at), (label_ids, label_at), (unit_ids, unit_at) = _with_runon_parts(
+        [_token_ids(lists, word_ids) for lists in unit_words], words, word_ids, vocab)
+    unit_of = dict(zip(units, range(len(units)), strict=True)).__getitem__
+    desc_of = dict(zip(descs, range(halves, halves + len(descs)), strict=True)).__getitem__
+    # per field: (each distinct text's token ids, where each text's tokens start), the docs' slots
+    summary_at, rest_at = prose_at[0:halves:2], prose_at[1:halves + 1:2]
+    streams = (
+        (name_ids, name_at, names[1]),
+        (label_ids, label_at, labs[1]),
+        (*_gathered(prose_ids, summary_at, prose_at[2:halves + 1:2]), descriptions[1]),
+        (*_grouped(unit_ids, unit_at, [list(map(unit_of, ks)) for ks in key_units]),
+         keys[1]),
+        (*_grouped(prose_ids, prose_at, [list(map(desc_of, ds)) for ds in pdescs[0]]),
+         pdescs[1]),
+        (*_gathered(prose_ids, summary_at, rest_at), descriptions[1]))
+    text_lengths = [np.diff(at) for _ids, at, _slots_of in streams]
+    # a query's stopwords are dropped, so a name's never match: they do not lengthen it
+    # (``dns_a_list`` is as long as ``dns_aaaa_list``)
+    stop = np.zeros(size, dtype=np.intp)
+    stop[[word_ids[w] for w in STOPWORDS if w in word_ids]] = 1
+    seen = np.concatenate(([0], np.cumsum(stop[name_ids])))
+    text_lengths[NAME] = text_lengths[NAME] - (seen[name_at[1:]] - seen[name_at[:-1]])
+    slots = [np.fromiter(slots_of, dtype=np.intp, count=len(entries))
+             for _ids, _at, slots_of in streams]
+    lengths = tuple(tuple(lens[slot].tolist()) for lens, slot in zip(text_lengths, slots,
+                                                                        strict=True))
+    n = max(len(entries), 1)
+    avg = tuple(sum(col) / n for col in lengths)
+    tallies = [_tally(ids, at, size) for ids, at, _slots_of in streams]
+    post_docs, post_tfs, post_at = _postings(size, len(entries), tallies, slots)
+    return Index(tuple(e.name for e in entries), _DocCounts(words, tallies, slots), lengths,
+                 avg, words, frozenset(vocab), word_ids, post_docs, post_tfs, post_at.tolist(),
                  memo={"post starts": post_at})
 
 
-def _postings(word_ids: Mapping[str, int], n: int,
-              columns: Iterable[tuple[Sequence[dict[str, int]], Sequence[int], int | None]]
-              ) -> tuple[Any, Any, Any]:
-    """(:attr:`Index.post_docs`, :attr:`Index.post_tfs`, :attr:`Index.post_at` as an array) from each
-    field's distinct word counts, each doc's slot among them, and the earlier column (if any)
-    whose dicts begin with this column's words, in the same order (the description's counts
-    begin with the summary's: their word ids are read there instead of looked up again).
+_DIGITS = bytes(c - 47 if 48 <= c <= 57 else c - 54 if 65 <= c <= 90 else c - 86 if 97 <= c <= 122
+                else 0 for c in range(256))
+"""Each byte's digit in base :data:`_RADIX`: 0-9 -> 1-10, a-z and A-Z -> 11-36, any other
+byte 0 (not part of a word)."""
+_RADIX = 37
+_PACKED = 12
+"""Longest word read as a number: a word of up to 12 digits 1-36 in base 37 is below
+``37 ** 12 < 2 ** 63``, and no two such words are the same number."""
 
-    The words of every distinct text are read once (a C-level pass over the dicts); numpy
-    repeats them for each doc holding that text and sorts them by word with a stable sort,
-    which keeps each word's docs ascending."""
+
+def _prose_tokens(descriptions: Sequence[str], descs: Sequence[str]
+                  ) -> tuple[list[str], Any, Any]:
+    """:func:`_listed_tokens` of the prose texts: each description's summary (up to its first
+    sentence's end, :data:`_FIRST_SENTENCE`) and its rest, in turn, then each parameter
+    description.
+
+    The texts are joined as bytes (a char a byte: a non-ASCII char is a ``?``, no letter, as
+    in :func:`plain_words`), the summaries' ends are found there (:func:`_summary_ends`) and
+    the words read from them by :func:`_packed_tokens`, without slicing a text."""
+    if PROSE_IDENTIFIERS:
+        halves: list[str] = []
+        for d in descriptions:
+            end = _FIRST_SENTENCE.search(d)
+            cut = end.start() if end else len(d)
+            halves += (d[:cut], d[cut:])
+        return _listed_tokens([text_words(t) for t in [*halves, *descs]])
     np = _np()
-    size = len(word_ids)
+    texts = [*descriptions, *descs]
+    raw = b"\x00".join([t.encode("ascii", "replace") for t in texts])
+    lengths = np.fromiter(map(len, texts), dtype=np.intp, count=len(texts))
+    starts = np.cumsum(lengths + 1) - lengths - 1
+    split = len(descriptions)
+    cuts = _summary_ends(raw, descriptions, starts[:split], (starts + lengths)[:split])
+    # each text's tokens run from its bound to the next (a NUL, or a summary's end, before it)
+    bounds = np.concatenate((np.stack((starts[:split], cuts), axis=1).ravel(), starts[split:],
+                             [len(raw)]))
+    return _packed_tokens(raw, bounds)
+
+
+def _summary_ends(raw: bytes, descriptions: Sequence[str], starts: Any, ends: Any) -> Any:
+    """Where each description's summary ends in ``raw`` (the texts' bytes, from ``starts`` to
+    ``ends``): at its first ``.``, ``!`` or ``?`` followed by whitespace or the end
+    (:data:`_FIRST_SENTENCE`), else at its end.
+
+    numpy finds the first such byte pair of each description, reading a ``?`` (a non-ASCII
+    char, maybe) as both punctuation and whitespace and a NUL as whitespace: a superset of
+    the true ends. A pick that holds a ``?`` or is followed by a NUL inside the description is
+    checked on the description itself, and when it is no sentence end the regular expression
+    searches on from there. A regular expression search per description cost a tenth of the
+    build."""
+    np = _np()
+    stop = int(ends[-1]) if len(ends) else 0  # the descriptions' bytes, and two more
+    code = np.frombuffer(raw[:stop] + b"\x00\x00", dtype=np.uint8)
+    after = code[1:]
+    found = np.flatnonzero(((code[:-1] == 46) | (code[:-1] == 33) | (code[:-1] == 63))
+                           & (((after >= 9) & (after <= 13)) | ((after >= 28) & (after <= 32))
+                              | (after == 0) | (after == 63)))
+    cuts = ends.copy()
+    if not len(found):
+        return cuts
+    first = np.searchsorted(found, starts)
+    held = first < len(found)  # an end after the start, and before the description's end
+    held[held] = found[first[held]] < ends[held]
+    cuts[held] = found[first[held]]
+    unsure = held & ((code[cuts] == 63) | (code[cuts + 1] == 63)
+                     | ((code[cuts + 1] == 0) & (cuts + 1 < ends)))
+    for i in np.flatnonzero(unsure).tolist():
+        d, at = descriptions[i], int(cuts[i] - starts[i])
+        if d[at] not in ".!?" or (at + 1 < len(d) and not d[at + 1].isspace()):
+            end = _FIRST_SENTENCE.search(d, at + 1)
+            cuts[i] = starts[i] + (end.start() if end else len(d))
+    return cuts
+
+
+def _packed_tokens(raw: bytes, bounds: Any) -> tuple[list[str], Any, Any]:
+    """:func:`_listed_tokens` of the :func:`plain_words` of texts given as ASCII bytes ``raw``
+    (a non-letter byte between texts) and where each text starts (and the last ends):
+    ``bounds``. The words are found and told apart with numpy, and only each distinct word
+    becomes a string.
+
+    A word of up to :data:`_PACKED` letters is read as a number in base :data:`_RADIX`, its
+    letters the digits (:data:`_DIGITS`), the first the lowest. Longer words (1% of them)
+    are sliced out as strings and numbered from ``2 ** 63`` up. Equal numbers are equal
+    words: the words are the distinct numbers, each token the place of its number among them
+    (:func:`_numbered`). Splitting ~300,000 words into strings and telling them apart by dict
+    costs a few times this."""
+    np = _np()
+    if not raw:
+        return [], np.zeros(0, dtype=np.intp), np.zeros(len(bounds), dtype=np.intp)
+    digits = np.frombuffer(raw.translate(_DIGITS), dtype=np.uint8)
+    edges = np.flatnonzero(np.diff(digits > 0, prepend=False, append=False))
+    starts, ends = edges[0::2], edges[1::2]  # the words
+    # digit t of every word longer than t, a digit at a time: the words by length (a radix
+    # sort of bytes), those longer than t are a suffix
+    lengths = np.minimum(ends - starts, _PACKED).astype(np.uint8)
+    order = np.argsort(lengths, kind="stable")
+    from_digit = np.searchsorted(lengths[order], np.arange(_PACKED), side="right").tolist()
+    at = starts[order]
+    packed = np.zeros(len(order), dtype=np.uint64)
+    for t, k in enumerate(from_digit):
+        packed[k:] += digits[at[k:] + t] * np.uint64(_RADIX ** t)
+    numbers = np.empty_like(packed)
+    numbers[order] = packed
+    long = np.flatnonzero(ends - starts > _PACKED)
+    text = raw.decode("ascii")
+    if len(long):
+        found = [text[a:b].lower() for a, b in zip(starts[long].tolist(), ends[long].tolist(),
+                                                   strict=True)]
+        numbered = dict(zip(dict.fromkeys(found), range(1 << 63, (1 << 63) + len(found)),
+                            strict=False))
+        numbers[long] = np.fromiter(map(numbered.__getitem__, found), dtype=np.uint64,
+                                    count=len(found))
+    first, which = _numbered(numbers)
+    words = [text[a:b].lower() for a, b in zip(starts[first].tolist(), ends[first].tolist(),
+                                               strict=True)]
+    at = np.searchsorted(starts, bounds)
+    return words, which, at
+
+
+def _numbered(numbers: Any) -> tuple[Any, Any]:
+    """(a place of each distinct number among ``numbers``, each number's place among the
+    distinct ones) for an array of 64-bit numbers.
+
+    The distinct numbers are sorted after multiplying by :data:`_MIX` (one-to-one) and
+    bucketed by their top bits, as in :func:`_member_of`; each number's place is found by
+    comparing along its bucket, each round only for the numbers not found yet (a binary
+    search per number, ``searchsorted``, cost twice the sort; ``np.unique`` several sorts)."""
+    np = _np()
+    mixed = numbers * np.uint64(_MIX)
+    ordered = np.sort(mixed)
+    new = np.ones(len(ordered), dtype=bool)
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    distinct = ordered[new]
+    bits = len(distinct).bit_length() + 1
+    shift = np.uint64(64 - bits)
+    bucket_at = np.zeros((1 << bits) + 1, dtype=np.intp)
+    np.cumsum(np.bincount((distinct >> shift).astype(np.intp), minlength=1 << bits),
+              out=bucket_at[1:])
+    place = bucket_at[(mixed >> shift).astype(np.intp)]
+    left = np.flatnonzero(distinct[place] != mixed)
+    while len(left):  # each number is among the distinct ones: found further along
+        place[left] += 1
+        left = left[distinct[place[left]] != mixed[left]]
+    first = np.empty(len(distinct), dtype=np.intp)
+    first[place] = np.arange(len(place))
+    return first, place
+
+
+def _listed_tokens(word_lists: Sequence[Sequence[str]]) -> tuple[list[str], Any, Any]:
+    """(the distinct words, each word of the lists in turn as its index among them, where
+    each list's words start: one more than the lists)."""
+    distinct = list(dict.fromkeys(chain.from_iterable(word_lists)))
+    return distinct, *_token_ids(word_lists, dict(zip(distinct, range(len(distinct)),
+                                                      strict=True)))
+
+
+def _token_ids(word_lists: Sequence[Sequence[str]], ids: Mapping[str, int]
+               ) -> tuple[Any, Any]:
+    """(each word of the lists in turn as its id, where each list's words start)."""
+    np = _np()
+    at = np.zeros(len(word_lists) + 1, dtype=np.intp)
+    np.cumsum(np.fromiter(map(len, word_lists), dtype=np.intp, count=len(word_lists)),
+              out=at[1:])
+    return np.fromiter(map(ids.__getitem__, chain.from_iterable(word_lists)), dtype=np.intp,
+                       count=int(at[-1])), at
+
+
+def _gathered(ids: Any, lo: Any, hi: Any) -> tuple[Any, Any]:
+    """(the tokens ``ids[lo[k]:hi[k]]`` of every k in turn, where each k's tokens start)."""
+    np = _np()
+    size = hi - lo
+    at = np.zeros(len(size) + 1, dtype=np.intp)
+    np.cumsum(size, out=at[1:])
+    return ids[np.repeat(lo - at[:-1], size) + np.arange(int(at[-1]))], at
+
+
+def _grouped(ids: Any, at: Any, groups: Sequence[Sequence[int]]) -> tuple[Any, Any]:
+    """(the tokens of each group's texts (indices into ``at``), group by group, where each
+    group's tokens start)."""
+    np = _np()
+    members = np.fromiter(chain.from_iterable(groups), dtype=np.intp,
+                          count=sum(map(len, groups)))
+    tokens, member_at = _gathered(ids, at[members], at[members + 1])
+    group_at = np.zeros(len(groups) + 1, dtype=np.intp)
+    np.cumsum(np.fromiter(map(len, groups), dtype=np.intp, count=len(groups)),
+              out=group_at[1:])
+    return tokens, member_at[group_at]
+
+
+Tally = tuple[Any, Any, Any]
+"""A field's distinct texts' word counts: (word ids, their tfs, where each text's pairs start);
+each text's words ascending."""
+
+
+def _tally(ids: Any, at: Any, size: int) -> Tally:
+    """The :data:`Tally` of texts given as token ids (``size`` words), by sorting the
+    (text, word) keys (32-bit where they fit: half the cost of sorting 64-bit ones)."""
+    np = _np()
+    texts = len(at) - 1
+    key = np.uint32 if texts * size < 1 << 32 else np.intp
+    keys = np.repeat(np.arange(texts, dtype=key) * key(size), np.diff(at)) + ids.astype(key)
+    keys.sort()
+    first = np.ones(len(keys), dtype=bool)
+    np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    where = np.flatnonzero(first)
+    tfs = np.diff(np.append(where, len(keys)))
+    keys = keys[where]
+    owner = keys // size if size else keys
+    pairs_at = np.zeros(texts + 1, dtype=np.intp)
+    np.cumsum(np.bincount(owner, minlength=texts), out=pairs_at[1:])
+    return (keys - owner * key(size)).astype(np.intp), tfs, pairs_at
+
+
+class _DocCounts(Sequence[tuple[Mapping[str, int], ...]]):
+    """:attr:`Index.counts`: per doc, per field, word -> tf, made from the fields' tallies
+    when a doc is first read (an explanation reads a few docs per query; making every doc's
+    dicts was a fifth of the build)."""
+
+    def __init__(self, vocab: Sequence[str], tallies: Sequence[Tally], slots: Sequence[Any]
+                 ) -> None:
+        self._vocab = vocab
+        self._tallies = tallies
+        self._slots = [slot.tolist() for slot in slots]
+        self._made: dict[int, tuple[Mapping[str, int], ...]] = {}
+
+    def __len__(self) -> int:
+        return len(self._slots[0]) if self._slots else 0
+
+    @overload
+    def __getitem__(self, doc: int) -> tuple[Mapping[str, int], ...]: ...
+    @overload
+    def __getitem__(self, doc: slice) -> Sequence[tuple[Mapping[str, int], ...]]: ...
+
+    def __getitem__(self, doc: int | slice) -> Any:
+        if isinstance(doc, slice):
+            return [self[d] for d in range(len(self))[doc]]
+        doc = range(len(self))[doc]  # IndexError past the end, as a tuple's
+        found = self._made.get(doc)
+        if found is None:
+            vocab = self._vocab
+            fields = []
+            for (ids, tfs, at), slots in zip(self._tallies, self._slots, strict=True):
+                lo, hi = int(at[slots[doc]]), int(at[slots[doc] + 1])
+                fields.append(dict(zip(map(vocab.__getitem__, ids[lo:hi].tolist()),
+                                       tfs[lo:hi].tolist(), strict=True)))
+            found = self._made[doc] = tuple(fields)
+        return found
+
+
+def _postings(size: int, n: int, tallies: Sequence[Tally], slots: Sequence[Any]
+              ) -> tuple[Any, Any, Any]:
+    """(:attr:`Index.post_docs`, :attr:`Index.post_tfs`, :attr:`Index.post_at` as an array)
+    from each field's tally (``size`` words) and each doc's slot among its texts.
+
+    numpy repeats each text's (word, tf) pairs for each doc holding that text and sorts them
+    by word with a stable sort, which keeps each word's docs ascending."""
+    np = _np()
     docs_parts, tfs_parts, counts = [], [], []
     doc_ids = np.arange(n, dtype=np.intp)
-    # each word's id as bytes (little-endian), so that the ids of a column's words are one
-    # look-up pass (itemgetter) and one join read by numpy: fromiter converts each int on its
-    # own, at several times the cost
-    width = 2 if size <= 1 << 16 else 4
-    code = np.dtype(f"<u{width}")
-    codes = dict(zip(word_ids, map(itemgetter(0), struct.Struct(f"{width}s").iter_unpack(
-        np.arange(size, dtype=code).tobytes())), strict=True))
-    seen: list[tuple[Any, Any]] = []  # per column: (word ids, where each dict starts)
-    for distinct, slots, prefix_of in columns:
-        lengths = np.fromiter(map(len, distinct), dtype=np.intp, count=len(distinct))
-        total = int(lengths.sum())
-        first = np.cumsum(lengths) - lengths  # where each distinct text's words start
-        if prefix_of is None:
-            keys = list(chain.from_iterable(distinct))
-            found = (itemgetter(*keys)(codes) if len(keys) > 1 else  # (of one key: no tuple)
-                     tuple(map(codes.__getitem__, keys)))
-            words = np.frombuffer(b"".join(found), dtype=code).astype(np.intp)
-        else:
-            longer, longer_first = seen[prefix_of]
-            words = longer[np.repeat(longer_first - first, lengths) + np.arange(total)]
-        seen.append((words, first))
-        tfs = _small_ints(chain.from_iterable(map(dict.values, distinct)), total)
-        slot = np.fromiter(slots, dtype=np.intp, count=n)
-        per_doc = lengths[slot]  # each doc's number of words in this field
+    for (words, tfs, pairs_at), slot in zip(tallies, slots, strict=True):
+        first = pairs_at[:-1]
+        per_doc = np.diff(pairs_at)[slot]  # each doc's number of words in this field
         ends = np.cumsum(per_doc)
         at = np.repeat(first[slot] - (ends - per_doc), per_doc) + np.arange(int(ends[-1])
                                                                            if n else 0)
-        words = words[at]
+        held = words[at]
         # by word, docs staying ascending (a stable sort; numpy's is a radix sort, several
         # times faster, for 16-bit keys)
-        order = np.argsort(words.astype(np.uint16) if size <= 1 << 16 else words, kind="stable")
+        order = np.argsort(held.astype(np.uint16) if size <= 1 << 16 else held, kind="stable")
         docs_parts.append(np.repeat(doc_ids, per_doc)[order])
         tfs_parts.append(tfs[at][order])
-        counts.append(np.bincount(words, minlength=size))
+        counts.append(np.bincount(held, minlength=size))
     starts = np.zeros(size * len(counts) + 1, dtype=np.intp)
     if counts:
         np.cumsum(np.concatenate(counts), out=starts[1:])
@@ -653,65 +854,38 @@ def _postings(word_ids: Mapping[str, int], n: int,
     return post_docs, post_tfs, starts
 
 
-def _small_ints(values: Iterable[int], count: int) -> Any:
-    """``values`` as an intp array. Word counts are nearly always below 256: ``bytes()`` reads
-    them in C without numpy's per-item conversion (a third cheaper); a larger one raises
-    ValueError, and then numpy reads them all."""
+def _with_runon_parts(streams: Sequence[tuple[Any, Any]], words: Sequence[str],
+                      ids: Mapping[str, int], vocab: set[str]) -> list[tuple[Any, Any]]:
+    """The identifier fields' token streams (ids, where each text's tokens start; ``words`` the
+    vocabulary, ``ids`` its words' places) with the parts of each run-on word (:func:`_runon_splits`) added after it, in
+    the text holding it, so they count as often as the word.
+
+    Each word id is read through an expansion table (the word, then its parts, if any): one
+    numpy gather per stream."""
     np = _np()
-    values = list(values)
-    try:
-        return np.frombuffer(bytes(values), dtype=np.uint8).astype(np.intp)
-    except ValueError:
-        return np.fromiter(values, dtype=np.intp, count=count)
-
-
-def _description_counts(descriptions: Sequence[str]
-                        ) -> tuple[list[dict[str, int]], list[int], list[dict[str, int]],
-                                   list[int]]:
-    """(description counts, lengths, summary counts, lengths) per description. The summary
-    (first sentence) is a prefix of the description, so the description's words are the
-    summary's followed by the rest's (in the plain-words reading each description's counts
-    begin with its summary's words, in the same order: :func:`_postings` relies on it)."""
-    cut = []
-    for d in descriptions:
-        end = _FIRST_SENTENCE.search(d)
-        cut.append(end.start() if end else len(d))
-    if PROSE_IDENTIFIERS:
-        summary_words = _prose_words_of([d[:c] for d, c in zip(descriptions, cut, strict=True)])
-        desc_words = _prose_words_of(descriptions)
-        return (_counted(desc_words), list(map(len, desc_words)), _counted(summary_words),
-                list(map(len, summary_words)))
-    halves = _plain_words_of([part for d, c in zip(descriptions, cut, strict=True)
-                              for part in (d[:c], d[c:])])
-    summary_words, rest_words = halves[0::2], halves[1::2]
-    summary_counts = _counted(summary_words)
-    desc_counts = []
-    count = _count_elements
-    for counts, rest in zip(summary_counts, rest_words, strict=True):
-        counts = dict(counts)
-        count(counts, rest)
-        desc_counts.append(counts)
-    desc_len = [len(a) + len(b) for a, b in zip(summary_words, rest_words, strict=True)]
-    return desc_counts, desc_len, summary_counts, list(map(len, summary_words))
-
-
-def _add_runon_parts(unit_words: list[list[list[str]]], vocab: set[str]) -> None:
-    """Add the parts of each run-on identifier word to the words of the identifier fields'
-    units (a name, a label, a parameter name) holding it, once per occurrence, so they count
-    as often as the word."""
-    identifiers: set[str] = set()
-    for group in unit_words:
-        identifiers.update(*group)
-    runon = _runon_splits(identifiers, vocab)
+    held = np.zeros(len(words), dtype=bool)
+    for tokens, _text_at in streams:
+        held[tokens] = True
+    runon = _runon_splits(map(words.__getitem__, np.flatnonzero(held).tolist()), vocab)
     if not runon:
-        return
-    runon_keys = runon.keys()
-    parts_of = runon.__getitem__
-    split = runon.__contains__
-    for group in unit_words:
-        for words in group:
-            if not runon_keys.isdisjoint(words):
-                words.extend(list(chain.from_iterable(map(parts_of, filter(split, words)))))
+        return list(streams)
+    split = np.fromiter(map(ids.__getitem__, runon), dtype=np.intp, count=len(runon))
+    parts = np.fromiter(map(len, runon.values()), dtype=np.intp, count=len(runon))
+    grown = np.ones(len(words), dtype=np.intp)
+    grown[split] += parts
+    at = np.zeros(len(words) + 1, dtype=np.intp)
+    np.cumsum(grown, out=at[1:])
+    table = np.empty(int(at[-1]), dtype=np.intp)
+    table[at[:-1]] = np.arange(len(words))
+    ends = np.cumsum(parts)
+    table[np.repeat(at[split] + 1 - (ends - parts), parts) + np.arange(int(ends[-1]))] = (
+        np.fromiter(map(ids.__getitem__, chain.from_iterable(runon.values())), dtype=np.intp,
+                    count=int(ends[-1])))
+    out = []
+    for tokens, text_at in streams:
+        grown_tokens, token_at = _gathered(table, at[tokens], at[tokens + 1])
+        out.append((grown_tokens, token_at[text_at]))
+    return out
 
 
 RUNON_HASH_BASE = 0x9E3779B97F4A7C15

@@ -452,3 +452,20 @@ def test_the_c_stemmer_and_the_pure_python_one_give_the_same_stems():
     py = english_stemmer.EnglishStemmer()
     assert c_stems == [py.stemWord(w) for w in words]
 
+
+
+def test_a_parameter_name_that_is_no_string_is_read_as_its_str():
+    """Frozen defs' parameter names are strings; an entry whose schema is a plain mapping may
+    hold another key, read as its ``str`` (as ``def_parameters`` callers expect)."""
+
+    @dataclasses.dataclass
+    class Entry:
+        name: str
+        description: str
+        schema: dict
+        source_name: str = ""
+
+    index = bm25f.build_index([Entry("mcp__s__t", "x", {"function": {"parameters": {
+        "properties": {7: {"description": "seven"}, "name": {}}}}})])
+    assert dict(index.counts[0][bm25f.PARAMS]) == {"7": 1, "name": 1}
+    assert dict(index.counts[0][bm25f.PARAM_DESC]) == {"seven": 1}
