@@ -69,13 +69,12 @@ def listen_socket(host: str, port: int) -> socket.socket:
     the reason in words (the port in use, not permitted, no such address). Bound before
     anything says the gateway is listening, and before its upstream servers start, so a port
     taken by another program is one clear error, not a gateway announced and then dead."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # as uvicorn binds a host
     try:
-        family, kind, proto, _name, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
-        sock = socket.socket(family, kind, proto)
+        sock = socket.socket(family, socket.SOCK_STREAM)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind(address)
+            sock.bind((host, port))
         except BaseException:
             sock.close()
             raise
