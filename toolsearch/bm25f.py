@@ -1269,9 +1269,12 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
     doc_of = index.post_docs[where]
     # The postings come a field at a time (each field's (group, doc) ascending but for a stem
     # class's words): a stable sort by (group, doc) merges those runs and keeps each
-    # (group, doc)'s fields in field order. (Group and doc are carried along: dividing the
-    # sort key by n again costs an integer division per posting.)
-    order = np.argsort(group_of * n + doc_of, kind="stable")
+    # (group, doc)'s fields in field order. It is two stable sorts, by doc then by group, each
+    # of 16-bit keys when they fit: numpy sorts those by radix, a third of the time of one
+    # merge sort of ``group * n + doc``. (Group and doc are carried along: dividing the sort
+    # key by n again costs an integer division per posting.)
+    order = np.argsort(_narrow(doc_of, n), kind="stable")
+    order = order[np.argsort(_narrow(group_of[order], len(groups)), kind="stable")]
     group_of, field_of, doc_of = group_of[order], field_of[order], doc_of[order]
     tf = index.post_tfs[where[order]]
     if len(doc_of) > 1 and any(len(words) > 1 for words in groups):
@@ -1305,6 +1308,12 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
     for g, words in enumerate(groups):
         lo, hi = bounds[g], bounds[g + 1]
         memo[("x", words)] = (docs[lo:hi], values[lo:hi], int(df[g]))
+
+
+def _narrow(keys: Any, bound: int) -> Any:
+    """``keys`` (all below ``bound``) as 16-bit integers when they fit, which numpy's stable
+    sort orders by radix."""
+    return keys.astype(_np().uint16) if bound <= 1 << 16 else keys
 
 
 def _prepare(index: Index, terms: Sequence[tuple[str, str]], params: Params,
