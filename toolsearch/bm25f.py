@@ -1258,47 +1258,44 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
         for words in groups:
             memo[("x", words)] = (*_empty(), 0)
         return
-    chunk_group = np.tile(np.repeat(np.arange(len(groups), dtype=np.intp), lengths), fields)
-    chunk_field = np.repeat(np.arange(fields, dtype=np.intp), len(word_ids))
-    size_of = (hi - lo)[held]
+    chunks = np.flatnonzero(held)  # field * words + word of each chunk holding postings
+    size_of = (hi - lo)[chunks]
     ends = np.cumsum(size_of)
-    where = np.repeat(lo[held] - (ends - size_of), size_of)
+    where = np.repeat(lo[chunks] - (ends - size_of), size_of)
     where += np.arange(int(ends[-1]), dtype=np.intp)  # every chunk's postings, in turn
-    group_of = np.repeat(chunk_group[held], size_of)
-    field_of = np.repeat(chunk_field[held], size_of)
+    word_group = np.repeat(np.arange(len(groups), dtype=np.intp), lengths)
+    group_of = np.repeat(word_group[chunks % len(word_ids)], size_of)
+    field_of = np.repeat(chunks // len(word_ids), size_of)
     doc_of = index.post_docs[where]
     # The postings come a field at a time (each field's (group, doc) ascending but for a stem
     # class's words): a stable sort by (group, doc) merges those runs and keeps each
-    # (group, doc)'s fields in field order. It is two stable sorts, by doc then by group, each
-    # of 16-bit keys when they fit: numpy sorts those by radix, a third of the time of one
-    # merge sort of ``group * n + doc``. (Group and doc are carried along: dividing the sort
-    # key by n again costs an integer division per posting.)
-    order = np.argsort(_narrow(doc_of, n), kind="stable")
-    order = order[np.argsort(_narrow(group_of[order], len(groups)), kind="stable")]
+    # (group, doc)'s fields in field order. (Group and doc are carried along: dividing the
+    # sort key by n again costs an integer division per posting.)
+    order = np.argsort(group_of * n + doc_of, kind="stable")
     group_of, field_of, doc_of = group_of[order], field_of[order], doc_of[order]
     tf = index.post_tfs[where[order]]
-    if len(doc_of) > 1 and any(len(words) > 1 for words in groups):
-        # a stem class's words in one field of one doc: their counts summed first
-        first = np.empty(len(doc_of), dtype=bool)
-        first[0] = True
-        np.logical_or(doc_of[1:] != doc_of[:-1], field_of[1:] != field_of[:-1], out=first[1:])
-        first[1:] |= group_of[1:] != group_of[:-1]
-        if not first.all():
-            tf = np.bincount(np.cumsum(first) - 1, weights=tf)
-            group_of, field_of, doc_of = group_of[first], field_of[first], doc_of[first]
-    starts = np.empty(len(doc_of), dtype=bool)
+    starts = np.empty(len(doc_of), dtype=bool)  # each (group, doc)'s first posting
     starts[0] = True
     np.not_equal(doc_of[1:], doc_of[:-1], out=starts[1:])
     starts[1:] |= group_of[1:] != group_of[:-1]
+    if len(doc_of) > 1 and any(len(words) > 1 for words in groups):
+        # a stem class's words in one field of one doc: their counts summed first
+        first = starts.copy()
+        first[1:] |= field_of[1:] != field_of[:-1]
+        if not first.all():  # a (group, doc)'s first posting is kept: starts stay starts
+            tf = np.bincount(np.cumsum(first) - 1, weights=tf)
+            group_of, field_of, doc_of, starts = (
+                group_of[first], field_of[first], doc_of[first], starts[first])
     row = np.cumsum(starts) - 1
-    norms = memo.get("np_norm_rows")
-    if norms is None:
-        norms = memo["np_norm_rows"] = np.stack(_np_norms(index, params, memo))
+    norms = memo.get("np_norms_flat")
+    if norms is None:  # field f's norm of doc d at f * n + d: one flat gather per posting
+        norms = memo["np_norms_flat"] = np.concatenate(_np_norms(index, params, memo))
     # each (group, doc)'s field parts added in field order, from 0
-    x = np.bincount(row, weights=tf * norms[field_of, doc_of])
+    x = np.bincount(row, weights=tf * norms[field_of * n + doc_of])  # (a 2-d gather: 3x time)
     owner, docs = group_of[starts], doc_of[starts]
-    held = np.bincount(row[field_of < SUMMARY], minlength=len(owner)) > 0  # the summary's
-    df = np.bincount(owner[held], minlength=len(groups)).tolist()  # words are the description's
+    # a (group, doc)'s lowest field is its first posting's: the summary's words are the
+    # description's, so it counts to df when that is a field before SUMMARY
+    df = np.bincount(owner[field_of[starts] < SUMMARY], minlength=len(groups)).tolist()
     positive = x > 0
     owner = owner[positive]
     docs = docs[positive]
@@ -1308,12 +1305,6 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
     for g, words in enumerate(groups):
         lo, hi = bounds[g], bounds[g + 1]
         memo[("x", words)] = (docs[lo:hi], values[lo:hi], int(df[g]))
-
-
-def _narrow(keys: Any, bound: int) -> Any:
-    """``keys`` (all below ``bound``) as 16-bit integers when they fit, which numpy's stable
-    sort orders by radix."""
-    return keys.astype(_np().uint16) if bound <= 1 << 16 else keys
 
 
 def _prepare(index: Index, terms: Sequence[tuple[str, str]], params: Params,
