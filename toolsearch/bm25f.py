@@ -1639,7 +1639,6 @@ def _total_vec(index: Index, terms: Iterable[tuple[str, str]], params: Params) -
     new = [key[1] for key, vec in zip(keys, vecs, strict=True) if vec is None]
     if len(new) >= BATCH_MIN:
         _prepare(index, new, params, memo)
-        vecs = list(map(memo.get, keys))  # most of them now: no _vec call each to look up
     common: list[tuple[Any, Any]] = []
     rare: list[tuple[Any, Any]] = []
     for (_vec_key, term), vec in zip(keys, vecs, strict=True):
