@@ -1555,8 +1555,8 @@ def _typo_fix(index: Index, word: str) -> tuple[str, ...]:
         found = ()
         if word not in index.vocab_set and not stem_class(index, stem(word)):
             near = sorted(_near_words(index, word))
-            if near:  # one candidate needs no df (its docs, listed on first use, cost more)
-                found = (near[0] if len(near) == 1 else max(near, key=index.df),)
+            if near:
+                found = (max(near, key=index.df),)
         if len(memo) >= TYPO_MEMO_MAX:
             memo.clear()
         memo[word] = found
