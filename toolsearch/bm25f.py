@@ -1258,14 +1258,14 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
         for words in groups:
             memo[("x", words)] = (*_empty(), 0)
         return
-    chunk_group = np.tile(np.repeat(np.arange(len(groups), dtype=np.intp), lengths), fields)
-    chunk_field = np.repeat(np.arange(fields, dtype=np.intp), len(word_ids))
-    size_of = (hi - lo)[held]
+    chunks = np.flatnonzero(held)  # field * words + word of each chunk holding postings
+    size_of = (hi - lo)[chunks]
     ends = np.cumsum(size_of)
-    where = np.repeat(lo[held] - (ends - size_of), size_of)
+    where = np.repeat(lo[chunks] - (ends - size_of), size_of)
     where += np.arange(int(ends[-1]), dtype=np.intp)  # every chunk's postings, in turn
-    group_of = np.repeat(chunk_group[held], size_of)
-    field_of = np.repeat(chunk_field[held], size_of)
+    word_group = np.repeat(np.arange(len(groups), dtype=np.intp), lengths)
+    group_of = np.repeat(word_group[chunks % len(word_ids)], size_of)
+    field_of = np.repeat(chunks // len(word_ids), size_of)
     doc_of = index.post_docs[where]
     # The postings come a field at a time (each field's (group, doc) ascending but for a stem
     # class's words): a stable sort by (group, doc) merges those runs and keeps each
@@ -1274,28 +1274,28 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
     order = np.argsort(group_of * n + doc_of, kind="stable")
     group_of, field_of, doc_of = group_of[order], field_of[order], doc_of[order]
     tf = index.post_tfs[where[order]]
-    if len(doc_of) > 1 and any(len(words) > 1 for words in groups):
-        # a stem class's words in one field of one doc: their counts summed first
-        first = np.empty(len(doc_of), dtype=bool)
-        first[0] = True
-        np.logical_or(doc_of[1:] != doc_of[:-1], field_of[1:] != field_of[:-1], out=first[1:])
-        first[1:] |= group_of[1:] != group_of[:-1]
-        if not first.all():
-            tf = np.bincount(np.cumsum(first) - 1, weights=tf)
-            group_of, field_of, doc_of = group_of[first], field_of[first], doc_of[first]
-    starts = np.empty(len(doc_of), dtype=bool)
+    starts = np.empty(len(doc_of), dtype=bool)  # each (group, doc)'s first posting
     starts[0] = True
     np.not_equal(doc_of[1:], doc_of[:-1], out=starts[1:])
     starts[1:] |= group_of[1:] != group_of[:-1]
+    if len(doc_of) > 1 and any(len(words) > 1 for words in groups):
+        # a stem class's words in one field of one doc: their counts summed first
+        first = starts.copy()
+        first[1:] |= field_of[1:] != field_of[:-1]
+        if not first.all():  # a (group, doc)'s first posting is kept: starts stay starts
+            tf = np.bincount(np.cumsum(first) - 1, weights=tf)
+            group_of, field_of, doc_of, starts = (
+                group_of[first], field_of[first], doc_of[first], starts[first])
     row = np.cumsum(starts) - 1
-    norms = memo.get("np_norm_rows")
-    if norms is None:
-        norms = memo["np_norm_rows"] = np.stack(_np_norms(index, params, memo))
+    norms = memo.get("np_norms_flat")
+    if norms is None:  # field f's norm of doc d at f * n + d: one flat gather per posting
+        norms = memo["np_norms_flat"] = np.concatenate(_np_norms(index, params, memo))
     # each (group, doc)'s field parts added in field order, from 0
-    x = np.bincount(row, weights=tf * norms[field_of, doc_of])
+    x = np.bincount(row, weights=tf * norms[field_of * n + doc_of])  # (a 2-d gather: 3x time)
     owner, docs = group_of[starts], doc_of[starts]
-    held = np.bincount(row[field_of < SUMMARY], minlength=len(owner)) > 0  # the summary's
-    df = np.bincount(owner[held], minlength=len(groups)).tolist()  # words are the description's
+    # a (group, doc)'s lowest field is its first posting's: the summary's words are the
+    # description's, so it counts to df when that is a field before SUMMARY
+    df = np.bincount(owner[field_of[starts] < SUMMARY], minlength=len(groups)).tolist()
     positive = x > 0
     owner = owner[positive]
     docs = docs[positive]
