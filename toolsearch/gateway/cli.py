@@ -175,8 +175,12 @@ def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bo
     if not args.sources:
         raise CliError("--serve needs at least one SOURCE")
     host, _, port = str(args.serve).rpartition(":")
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise CliError(f"--serve takes [HOST:]PORT (a port is 0 to 65535), got {args.serve!r}")
+    bind_host = host.strip("[]") or DEFAULT_HOST
+    try:
+        number = port_number(port)
+    except ValueError:
+        raise CliError(f"--serve takes [HOST:]PORT (a port is 0 to 65535), got {args.serve!r}"
+                       ) from None
     token = None
     if args.token_env:
         token = os.environ.get(args.token_env) or None
@@ -185,10 +189,10 @@ def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bo
     from .server import GatewayError, check_bind
 
     try:
-        check_bind(host.strip("[]") or DEFAULT_HOST, token)
+        check_bind(bind_host, token)
     except GatewayError as exc:
         raise CliError(str(exc)) from None
-    sock = _listen(host.strip("[]") or DEFAULT_HOST, int(port))
+    sock = _listen(bind_host, number)
     app_entry("tui.follow.run_serve")(args.sources, args.serve, context=args.context,
                                       profile=args.profile, theme=args.theme, token=token,
                                       events=args.events, sock=sock)
