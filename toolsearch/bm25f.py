@@ -51,11 +51,13 @@ the parts are added to the ids through a table (:func:`_with_runon_parts`); each
 counts are a sort of (text, word) keys (:func:`_tally`), laid out as the postings (one array
 for all fields and words) with numpy. The build pauses the cyclic garbage collector (no
 cycles are made). The stem classes, and the words by length a typo is looked up in, are found together when the first stem class is asked for
-(the vocabulary stemmed in one call). A term's contributions are worked out on first use
-with numpy from the postings (they hold the counts: no per-doc word counts are read), and
-memoised per parameters as two arrays (docs, contributions); a query with
-several new terms works them all out in one pass of numpy calls (:func:`_batch_x`,
-:func:`_batch_values`), not one pass per term; the docs a synonym leaves out (those holding its
+(the vocabulary stemmed in one call). With them, on the first query, every indexed word's
+and stem class's field-weighted counts ``x`` are worked out in one pass of numpy calls from the
+postings (they hold the counts: no per-doc word counts are read) and kept as three flat
+arrays per parameters (:func:`_x_table`), so no later query pays for words it is the first to
+use. A term's contributions are worked out from them on first use and memoised per
+parameters as two arrays (docs, contributions); a query with several new terms works them all
+out in one array (:func:`_batch_values`); the docs a synonym leaves out (those holding its
 source word) are a bool array read from the postings, once per source word. A query's scores
 are one float64 array: each
 term's contributions added in turn, common terms first (one ``bincount``), so each doc's score
@@ -1170,83 +1172,67 @@ def _empty() -> tuple[Any, Any]:
     return docs, values
 
 
-SMALL_TERM = 48
-"""A term whose postings (over its words and fields) hold at most this many (doc, tf) pairs
-is worked out in plain Python (numpy's per-call cost is more than the work); larger ones a
-field at a time in numpy."""
-
-
-def _small_x(index: Index, spans: list[list[tuple[int, int]]], norms: tuple[list[float], ...]
-             ) -> tuple[list[int], list[float], int]:
-    """:func:`_x_and_df` in plain Python, from each field's postings spans of the words."""
-    xs: dict[int, float] = {}
-    held: set[int] = set()
-    post_docs, post_tfs = index.post_docs, index.post_tfs
-    for f, (found, norm) in enumerate(zip(spans, norms, strict=True)):
-        if not found:
-            continue
-        tfs: dict[int, int] = {}
-        for lo, hi in found:
-            for d, tf in zip(post_docs[lo:hi].tolist(), post_tfs[lo:hi].tolist(), strict=True):
-                tfs[d] = tfs.get(d, 0) + tf
-        for d, tf in tfs.items():
-            xs[d] = xs.get(d, 0.0) + tf * norm[d]
-        if f < SUMMARY:  # the summary's words are the description's
-            held.update(tfs)
-    docs = sorted(d for d, x in xs.items() if x > 0)
-    return docs, [xs[d] for d in docs], len(held)
-
-
 def _x_and_df(index: Index, words: tuple[str, ...], params: Params, memo: dict[Any, Any]
               ) -> tuple[Any, Any, int]:
     """(docs ascending where ``x > 0``, their ``x``, the number of docs holding one of the
     words). ``x = sum_f tf_f * norm_f`` (``tf_f`` the words' summed counts) is added field by
-    field in :data:`FIELDS` order, as the formula is written per doc. Memoised per params
-    and words, so an exact term and the stem class of that word alone share it."""
-    key = ("x", words)
-    found: tuple[Any, Any, int] | None = memo.get(key)
+    field in :data:`FIELDS` order, as the formula is written per doc.
+
+    Read from :func:`_x_table` (every indexed word and stem class, worked out with a query's
+    first use of the index); any other group of words is worked out on its own."""
+    table = _x_table(index, params, memo)
+    g = table.group.get(words)
+    if g is None:
+        return _x_arrays(index, (words,), params, memo).part(0)
+    return table.part(g)
+
+
+@dataclass(frozen=True)
+class _XTable:
+    """:func:`_x_and_df` of a list of word groups, in three flat arrays: group ``g``'s docs
+    and ``x`` are ``docs[bounds[g]:bounds[g + 1]]``, ``values[...]``; its df ``df[g]``."""
+
+    group: Mapping[tuple[str, ...], int]
+    docs: Any
+    values: Any
+    bounds: Sequence[int]
+    df: Sequence[int]
+
+    def part(self, g: int) -> tuple[Any, Any, int]:
+        lo, hi = self.bounds[g], self.bounds[g + 1]
+        return self.docs[lo:hi], self.values[lo:hi], self.df[g]
+
+
+def _x_table(index: Index, params: Params, memo: dict[Any, Any]) -> _XTable:
+    """:func:`_x_and_df` of every indexed word alone and of every stem class of several
+    words: the only groups a term asks for (:func:`term_words`). Worked out in one vectorised
+    pass (tens of ms, once per index and params, with the stem classes), so no query pays for
+    its new words: a long query's words cost a few ms when each was worked out on first use,
+    and a gateway warms the index up before its first client asks."""
+    found: _XTable | None = memo.get("x table")
     if found is None:
-        found = memo[key] = _x_and_df_now(index, words, params, memo)
+        groups = [(w,) for w in index.vocab]
+        groups.extend(ws for ws in _stem_classes(index).values() if len(ws) > 1)
+        found = memo["x table"] = _x_arrays(index, groups, params, memo)
     return found
 
 
-def _x_and_df_now(index: Index, words: tuple[str, ...], params: Params, memo: dict[Any, Any]
-                  ) -> tuple[Any, Any, int]:
-    """:func:`_x_and_df` worked out: in plain Python for a small term, else by
-    :func:`_batch_x` (a batch of one)."""
-    np = _np()
-    by_word = [index.spans(w) for w in words]
-    spans = [[span[f] for span in by_word if span[f][1] > span[f][0]]
-             for f in range(len(FIELDS))]
-    if sum(hi - lo for found in spans for lo, hi in found) <= SMALL_TERM:
-        docs, xs, df = _small_x(index, spans, _norms(index, params))
-        return np.array(docs, dtype=np.intp), np.array(xs, dtype=np.float64), df
-    _batch_x(index, (words,), params, memo)  # a batch of one
-    found: tuple[Any, Any, int] = memo[("x", words)]
-    return found
-
-
-BATCH_MIN = 4
-"""A query with at least this many word groups not yet worked out derives them together
-(:func:`_batch_x`): one pass of numpy calls for all of them, where one group at a time costs
-a pass each."""
-
-
-def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
-             memo: dict[Any, Any]) -> None:
-    """Memoise :func:`_x_and_df` of each word group, all groups in one vectorised pass.
+def _x_arrays(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
+              memo: dict[Any, Any]) -> _XTable:
+    """:func:`_x_and_df` of each word group (their words indexed), all groups in one
+    vectorised pass.
 
     Every group's postings go into one array, sorted by (group, doc) with each doc's fields in
-    field order: a stem class's counts in a field are summed first (integers, as
-    :func:`_small_x` does), then ``x`` per (group, doc) is a ``bincount`` of the weighted
-    parts, which adds them in input order, so in :data:`FIELDS` order from 0: the same floats
-    as adding them field by field."""
+    field order: a stem class's counts in a field are summed first (integers), then ``x`` per
+    (group, doc) is a ``bincount`` of the weighted parts, which adds them in input order, so
+    in :data:`FIELDS` order from 0: the same floats as adding them field by field."""
     np = _np()
     n = index.n
     size = len(index.vocab)
     fields = len(FIELDS)
-    # every (field, group, word)'s postings chunk, field by field, group by group (a group's
-    # words are indexed), its bounds read from the postings' starts at once
+    table = dict(zip(groups, range(len(groups)), strict=True))
+    # every (field, group, word)'s postings chunk, field by field, group by group, its bounds
+    # read from the postings' starts at once
     lengths = list(map(len, groups))
     word_ids = np.fromiter(map(index.word_ids.__getitem__, chain.from_iterable(groups)),
                            dtype=np.intp, count=sum(lengths))
@@ -1255,9 +1241,8 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
     lo, hi = at[where], at[where + 1]
     held = hi > lo
     if not held.any():
-        for words in groups:
-            memo[("x", words)] = (*_empty(), 0)
-        return
+        docs, values = _empty()
+        return _XTable(table, docs, values, [0] * (len(groups) + 1), [0] * len(groups))
     chunks = np.flatnonzero(held)  # field * words + word of each chunk holding postings
     size_of = (hi - lo)[chunks]
     ends = np.cumsum(size_of)
@@ -1278,7 +1263,7 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
     starts[0] = True
     np.not_equal(doc_of[1:], doc_of[:-1], out=starts[1:])
     starts[1:] |= group_of[1:] != group_of[:-1]
-    if len(doc_of) > 1 and any(len(words) > 1 for words in groups):
+    if len(doc_of) > 1 and max(lengths) > 1:
         # a stem class's words in one field of one doc: their counts summed first
         first = starts.copy()
         first[1:] |= field_of[1:] != field_of[:-1]
@@ -1302,22 +1287,22 @@ def _batch_x(index: Index, groups: Sequence[tuple[str, ...]], params: Params,
     values = x[positive]
     docs.flags.writeable = values.flags.writeable = False
     bounds = np.searchsorted(owner, np.arange(len(groups) + 1)).tolist()
-    for g, words in enumerate(groups):
-        lo, hi = bounds[g], bounds[g + 1]
-        memo[("x", words)] = (docs[lo:hi], values[lo:hi], int(df[g]))
+    return _XTable(table, docs, values, bounds, df)
+
+
+BATCH_MIN = 4
+"""A query with at least this many terms not yet worked out derives their contributions
+together (:func:`_batch_values`): one pass of numpy calls for all of them, where one term at a
+time costs a pass each."""
 
 
 def _prepare(index: Index, terms: Sequence[tuple[str, str]], params: Params,
              memo: dict[Any, Any]) -> None:
-    """Work out together ``terms`` (not yet memoised) and their word groups not yet
-    memoised, when there are at least :data:`BATCH_MIN` of them."""
-    worded = [(term, words) for term in terms
-              if (words := term_words(index, term)) and term_weight(term, params)]
-    todo = [words for words in dict.fromkeys(words for _term, words in worded)
-            if ("x", words) not in memo]
-    if len(todo) >= BATCH_MIN:
-        _batch_x(index, todo, params, memo)
-    plain = [(term, words) for term, words in worded if " " not in term[0]]  # no synonym
+    """Work out together ``terms`` (not yet memoised, no synonym among them), when there are
+    at least :data:`BATCH_MIN` of them."""
+    plain = [(term, words) for term in terms
+             if " " not in term[0] and (words := term_words(index, term))
+             and term_weight(term, params)]
     if len(plain) >= BATCH_MIN:
         _batch_values(index, plain, params, memo)
 

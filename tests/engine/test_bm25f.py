@@ -386,7 +386,7 @@ def test_parameters_change_memos_never_the_index(worked_defs, worked_registry):
 
 
 def test_terms_worked_out_together_equal_terms_worked_out_one_at_a_time():
-    """A query's new terms are derived in one batch (``_batch_x``, ``_batch_values``) or, below
+    """A query's new terms are derived in one batch (``_batch_values``) or, below
     ``BATCH_MIN`` of them, one by one: both give the same docs, floats and document
     frequencies, for exact terms, stem classes of several words and synonyms."""
     path = SHARED / "catalogs" / "real" / "azure-mcp.json"
@@ -401,21 +401,47 @@ def test_terms_worked_out_together_equal_terms_worked_out_one_at_a_time():
     assert min(map(together.df, together.vocab)) >= 1
     queries = [q.text for q in recall.load_queries(qfile)][:40]
     params = bm25f.DEFAULT_PARAMS
-    batched = 0
+    batched = several = 0
     for query in queries:
         terms = bm25f.query_terms(together, query)
         memo = together.memo_for(params)
         new = [t for t in terms if ("vec", t) not in memo]
         batched += len(new) >= bm25f.BATCH_MIN
+        several += sum(len(bm25f.term_words(together, t)) > 1 for t in new)
         a = bm25f.scores(together, query)
         for term in terms:  # one at a time, each derived on its own
             db, vb = bm25f._vec(alone, term, params)
             da, va = bm25f._vec(together, term, params)
             assert da.tolist() == db.tolist() and va.tolist() == vb.tolist(), term
         assert a == bm25f.scores(alone, query)
-    several = [t for t in together.memo_for(params) if isinstance(t, tuple) and t[0] == "x"
-               and len(t[1]) > 1]
     assert batched >= 10 and several  # the batch ran, stem classes of several words included
+
+
+def test_the_table_of_every_word_equals_each_word_group_worked_out_alone():
+    """``_x_table`` works out every indexed word and every stem class of several words in one
+    pass: each group's docs, ``x`` floats and df are those of the group worked out on its own
+    (a batch of one), and a group outside the table (no term asks for one) is worked out when
+    asked for."""
+    path = SHARED / "catalogs" / "real" / "azure-mcp.json"
+    if not path.exists():
+        pytest.skip("shared catalog not present")
+    from toolsearch.sources.catalog_file import load_real_dump
+
+    index = bm25f.build_index(recall.search_catalog_for(load_real_dump(path), "seed").entries)
+    params = bm25f.DEFAULT_PARAMS
+    memo = index.memo_for(params)
+    table = bm25f._x_table(index, params, memo)
+    classes = [ws for ws in bm25f._stem_classes(index).values() if len(ws) > 1]
+    assert len(table.group) == len(index.vocab) + len(classes) and classes
+    groups = [*classes[::7], *((w,) for w in index.vocab[::13])]
+    groups.append(("list", "get"))  # no stem class: not in the table
+    for words in groups:
+        docs, x, df = bm25f._x_and_df(index, words, params, memo)
+        one = bm25f._x_arrays(index, (words,), params, {}).part(0)
+        assert (docs.tolist(), x.tolist(), df) == (one[0].tolist(), one[1].tolist(), one[2])
+        held = set().union(*(index.docs_with(w) for w in words))
+        assert df == len(held) and set(docs.tolist()) <= held
+    assert ("list", "get") not in table.group
 
 
 def test_beats_seed_on_the_shared_azure_prompts_over_their_catalog():
