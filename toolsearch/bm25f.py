@@ -1211,7 +1211,7 @@ def _x_table(index: Index, params: Params, memo: dict[Any, Any]) -> _XTable:
     and a gateway warms the index up before its first client asks."""
     found: _XTable | None = memo.get("x table")
     if found is None:
-        groups = [(w,) for w in index.vocab]
+        groups: list[tuple[str, ...]] = [(w,) for w in index.vocab]
         groups.extend(ws for ws in _stem_classes(index).values() if len(ws) > 1)
         found = memo["x table"] = _x_arrays(index, groups, params, memo)
     return found
