@@ -113,10 +113,9 @@ class FollowApp(ToolSearchApp):
             return
         state = retuned(self.session, self._record) if self._record else self.session
         self._initial = state
-        if quiet:
-            self.set_reactive(ToolSearchApp.session, state)
-        else:
-            self.session = state
+        self.set_reactive(ToolSearchApp.session, state)
+        if not quiet:  # the watchers run even when the gateway's tuning is the default one,
+            self.mutate_reactive(ToolSearchApp.session)  # which leaves the state as it was
 
     def watch_session(self, session: SessionState | None) -> None:
         super().watch_session(session)

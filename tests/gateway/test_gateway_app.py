@@ -22,6 +22,7 @@ from mcp import Client
 from textual.widgets import RichLog
 
 from tui.follow import FollowApp, ServeApp
+from tui.widgets.bigtable import BigTable
 from tui.widgets.feed import ActivityFeed
 
 pytestmark = pytest.mark.live
@@ -38,22 +39,29 @@ async def wait_for(pilot: Any, predicate: Any, seconds: float = 30.0) -> None:
             await pilot.pause(0.1)
 
 
-async def test_app_follows_a_running_gateway(tmp_path: Path) -> None:
+@pytest.mark.parametrize("tuning", [["--set", "listing=off"], []], ids=["retuned", "defaults"])
+async def test_app_follows_a_running_gateway(tmp_path: Path, tuning: list[str]) -> None:
+    """The app shows the gateway's tuning; with the gateway on the default tuning (the
+    followed state then equals the loaded one) the panes still fill: they stayed on
+    "loading sources..." before."""
     config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
     events = tmp_path / "events.jsonl"
-    proc, url = start_http_gateway([str(config)], "--events", str(events),
-                                   "--set", "listing=off")
+    proc, url = start_http_gateway([str(config)], "--events", str(events), *tuning)
+    listing = "off" if tuning else "auto"
     try:
         app = FollowApp(events)
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_for(pilot, lambda: app.session is not None
                            and app.session.workspace.toolsets[0].name == "up"
-                           and app.session.config.listing == "off")
+                           and app.session.config.listing == listing)
+            await wait_for(pilot, lambda: "following" in app.sub_title, 10)
             assert app.session is not None
-            assert app.session.config.listing == "off"  # the gateway's tuning, not defaults
+            assert app.session.config.listing == listing  # the gateway's tuning, not defaults
             record = [json.loads(line) for line in events.read_text().splitlines()][-1]
-            assert app.session.assembly.listing_form == record["listing_form"] == "none"
+            assert app.session.assembly.listing_form == record["listing_form"]
             assert app.session.assembly.tier == record["tier"]
+            assert app.query_one("#servers-table", BigTable).row_count == 1
+            assert "loading" not in app.sub_title
             assert "following http://127.0.0.1" in app.sub_title
             async with Client(url, mode="legacy", cache=None,
                               client_info=types.Implementation(name="followed", version="1")
