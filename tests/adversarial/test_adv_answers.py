@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,32 @@ def test_real_reasons_for_failed_servers(tmp_path: Path, marker: str) -> None:
         "org acme",
         f"toolsearch: warning: nowhere: failed: {rows['nowhere']}"]
     no_leftovers(marker)
+
+
+NODE_CRASH = ("const e = new Error(\"Cannot find module 'ajv'\"); "
+              "e.code = 'MODULE_NOT_FOUND'; throw e")
+
+
+@pytest.mark.parametrize(("command", "args", "said"), [
+    # node prints the error, its stack, the error object's fields, a closing brace and a
+    # version footer: the reason is the error line, not "}" nor "Node.js v20"
+    ("node", ["-e", NODE_CRASH], "stderr: Error: Cannot find module 'ajv'"),
+    (sys.executable, ["-c", "import nosuchmodule_x"],
+     "stderr: ModuleNotFoundError: No module named 'nosuchmodule_x'"),
+    ("sh", ["-c", "echo 'Error: bad key' >&2; echo 'shutting down' >&2; echo '}' >&2; exit 1"],
+     "stderr: Error: bad key"),
+    ("sh", ["-c", "echo 'starting up' >&2; echo '}' >&2; exit 1"], "stderr: starting up"),
+])
+def test_a_crashing_server_is_named_by_its_error_line(tmp_path: Path, command: str,
+                                                      args: list[str], said: str) -> None:
+    if shutil.which(command) is None:
+        pytest.skip(f"{command} not installed")
+    config = write_yaml_config(tmp_path / "servers.json", "mcpServers",
+                               {"crash": {"command": command, "args": args}})
+    run = cli("assemble", str(config), "--timeout", "15", timeout=15 + SLACK)
+    assert run.returncode == 0, run
+    assert run.stderr_lines() == [
+        f"toolsearch: warning: crash: failed: server closed the connection; {said}"]
 
 
 @pytest.mark.parametrize("argv", [

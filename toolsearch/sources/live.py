@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextvars
 import logging
 import os
+import re
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -186,8 +187,19 @@ def _one_line(text: str, limit: int = MAX_REASON) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+_TELLING = re.compile(r"(?i)\b(?:\w*error|\w*exception|fatal|panic|cannot|can't|could not|"
+                      r"couldn't|unable|failed|not found|denied|refused|no such|invalid|"
+                      r"missing|unknown)\b")
+"""A stderr line that says what went wrong."""
+_NOISE = re.compile(r"^(?:at\s|Node\.js v\d|\W*$)")
+"""A stderr line that never does: a JavaScript stack frame, node's version footer, or only
+punctuation (a dumped object's closing brace)."""
+
+
 def _stderr_tail(stream: IO[bytes] | None) -> str:
-    """The last non-empty line the server wrote on stderr."""
+    """The line of the server's last stderr output that best says why it failed: the last
+    line naming an error (node's ``Error: Cannot find module 'x'`` above its stack and its
+    ``Node.js v20`` footer; Python's last traceback line), else the last line with words."""
     if stream is None:
         return ""
     try:
@@ -198,7 +210,9 @@ def _stderr_tail(stream: IO[bytes] | None) -> str:
     except (OSError, ValueError):
         return ""
     lines = [ln.strip() for ln in data.splitlines() if ln.strip()]
-    return lines[-1] if lines else ""
+    worded = [ln for ln in lines if not _NOISE.match(ln)]
+    telling = [ln for ln in worded if _TELLING.search(ln)]
+    return (telling or worded or lines or [""])[-1]
 
 
 def _leaves(exc: BaseException) -> list[BaseException]:
