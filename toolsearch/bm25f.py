@@ -1619,6 +1619,7 @@ def _total_vec(index: Index, terms: Iterable[tuple[str, str]], params: Params) -
     query order."""
     np = _np()
     memo = index.memo_for(params)
+    _x_table(index, params, memo)  # with the first query whatever its words (a warm-up search)
     keys = [("vec", term) for term in terms]
     vecs = list(map(memo.get, keys))
     new = [key[1] for key, vec in zip(keys, vecs, strict=True) if vec is None]

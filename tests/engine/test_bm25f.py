@@ -417,6 +417,16 @@ def test_terms_worked_out_together_equal_terms_worked_out_one_at_a_time():
     assert batched >= 10 and several  # the batch ran, stem classes of several words included
 
 
+def test_the_first_query_works_out_the_table_whatever_its_words(worked_defs, worked_registry):
+    """A warm-up search (the gateway runs one when it assembles) leaves nothing for the first
+    client's query to derive, even when none of its words is in the catalog."""
+    index = bm25f.build_index(catalog(worked_defs, worked_registry).entries)
+    memo = index.memo_for(bm25f.DEFAULT_PARAMS)
+    assert "x table" not in memo
+    assert bm25f.search(index, "zzqx wqvv", 5) == ()
+    assert "x table" in memo and "stem classes" in index.memo
+
+
 def test_the_table_of_every_word_equals_each_word_group_worked_out_alone():
     """``_x_table`` works out every indexed word and every stem class of several words in one
     pass: each group's docs, ``x`` floats and df are those of the group worked out on its own
