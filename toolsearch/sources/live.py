@@ -356,8 +356,8 @@ async def list_all_tools(client: Client) -> list[types.Tool]:
     raise RuntimeError(f"tools/list did not end after {MAX_PAGES} pages")
 
 
-def _specs(config: ServerConfig, tools: Sequence[types.Tool]) -> tuple[tuple[ToolSpec, ...],
-                                                                       tuple[str, ...]]:
+def checked_specs(config: ServerConfig, tools: Sequence[types.Tool]
+                  ) -> tuple[tuple[ToolSpec, ...], tuple[str, ...]]:
     """The server's tools through the same entry checks as a catalog file's (names, sizes,
     schema depth, Unicode, duplicates and exposed-name collisions), each skip warned."""
     from .catalog_file import _Reader
@@ -409,7 +409,7 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
                                       garbage=garbage.lines, sdk_log=sdk_log)
             return ServerListing(error_toolset(config, reason),
                                  seconds=anyio.current_time() - started)
-    specs, warnings = _specs(config, tools)
+    specs, warnings = checked_specs(config, tools)
     if garbage.lines:
         first = _one_line(config.redact(garbage.lines[0]), 80)
         warnings += (config.redact(f"{config.name}: ignored {len(garbage.lines)} non-MCP "
