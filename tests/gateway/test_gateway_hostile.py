@@ -5,7 +5,11 @@ No protocol mocks."""
 from __future__ import annotations
 
 import json
+import os
+import resource
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +17,19 @@ import mcp_types as types
 import pytest
 from gateway_helpers import (
     HERE,
+    env,
     events_when,
+    read_events,
+    serve_argv,
     start_http_gateway,
     stop,
     text_of,
+    upstream_entry,
     write_config,
 )
 from mcp import Client
+
+from tests.sources.source_helpers import free_port, listening
 
 pytestmark = pytest.mark.live
 
@@ -76,3 +86,102 @@ async def test_bad_upstream_entries_are_skipped_and_each_name_runs_the_tool_it_s
                 "name is too long", "nested too deeply", "description is too large",
                 "exposed name 'mcp__a_b__whoami' already belongs"):
         assert why in err, why
+
+
+def _gateway_with_file_limit(sources: list[str], limit: int, *extra: str
+                             ) -> tuple[subprocess.Popen[bytes], str]:
+    """The HTTP gateway with files capped at *limit* bytes (``RLIMIT_FSIZE``): a write past
+    it fails with EFBIG, as on a full disk (Python ignores SIGXFSZ)."""
+    port = free_port()
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    proc = subprocess.Popen(serve_argv(sources, "--transport", "http", "--port", str(port),
+                                       *extra),
+                            env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=cap)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and not listening(port):
+        time.sleep(0.05)
+    assert proc.poll() is None and listening(port), "the gateway did not start"
+    return proc, f"http://127.0.0.1:{port}/mcp"
+
+
+async def test_a_full_disk_drops_records_says_so_once_and_the_gateway_serves_on(
+        tmp_path: Path) -> None:
+    """A failed write to the events file ended the gateway (the call writer's flush
+    raised): with the disk full, the client's calls after the first few failed."""
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    events = tmp_path / "events.jsonl"
+    proc, url = _gateway_with_file_limit([str(config)], 6000, "--events", str(events))
+    try:
+        async with client(url) as c:
+            for i in range(40):
+                reply = await call(c, "mcp__up__add", {"a": i, "b": 1})
+                assert text_of(reply) == str(i + 1)
+        assert proc.poll() is None
+    finally:
+        err = stop(proc)
+    assert events.stat().st_size <= 6000
+    assert err.count("cannot write (File too large)") == 1, err
+    assert "Traceback" not in err
+
+
+async def test_events_file_deleted_or_replaced_while_serving(tmp_path: Path) -> None:
+    """Deleted while serving, the events file stayed gone (records went to the unlinked
+    file, the app following it saw nothing) and nothing was said; replaced, nothing was
+    said either. Now: deleted, it is started again; replaced, the new file is left alone;
+    each said once on stderr."""
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    events = tmp_path / "events.jsonl"
+    proc, url = start_http_gateway([str(config)], "--events", str(events))
+    try:
+        async with client(url) as c:
+            assert text_of(await call(c, "mcp__up__add", {"a": 1, "b": 1})) == "2"
+            await events_when(events, lambda rs: any(e.get("tool") == "mcp__up__add"
+                                                     for e in rs))
+            for round_ in range(2):
+                events.unlink()
+                assert text_of(await call(c, "mcp__up__add", {"a": round_, "b": 2})) \
+                    == str(round_ + 2)
+                await events_when(events, lambda rs: any(e.get("tool") == "mcp__up__add"
+                                                         for e in rs))
+            theirs = tmp_path / "theirs.txt"
+            theirs.write_text("the operator's own file\n")
+            os.replace(theirs, events)
+            for _ in range(3):
+                assert text_of(await call(c, "mcp__up__add", {"a": 2, "b": 2})) == "4"
+        time.sleep(0.5)
+        assert events.read_text() == "the operator's own file\n"
+        assert proc.poll() is None
+    finally:
+        err = stop(proc)
+    assert err.count("deleted while serving; started again") == 1, err
+    assert err.count("replaced by another file while serving") == 1, err
+
+
+async def test_the_catalog_snapshot_never_replaces_the_operators_file(tmp_path: Path) -> None:
+    """The snapshot catalog written beside the events file (``NAME.catalog.json``) replaced
+    whatever was there: serving ``tools.catalog.json`` with ``--events tools.jsonl``
+    rewrote the operator's SOURCE as a catalog named ``gateway``, at every assembly."""
+    made = subprocess.run([sys.executable, "-m", "toolsearch", "snapshot", "quickstart", "-o",
+                           str(tmp_path / "tools.catalog.json")], env=env(),
+                          capture_output=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    source = tmp_path / "tools.catalog.json"
+    mine = tmp_path / "mine.catalog.json"
+    mine.write_text('{"name": "mine", "toolsets": []}\n')
+    before = source.read_bytes(), mine.read_bytes()
+    proc, url = start_http_gateway([str(source)], "--events", str(tmp_path / "tools.jsonl"))
+    other, _ = start_http_gateway([str(source)], "--events", str(tmp_path / "mine.jsonl"))
+    try:
+        async with client(url) as c:
+            assert (await c.call_tool("tool_search", {"query": "read a file"})).content
+    finally:
+        err = stop(proc) + stop(other)
+    assert (source.read_bytes(), mine.read_bytes()) == before
+    assert "is one of the SOURCEs of this gateway" in err
+    assert "mine.catalog.json: exists and is not a catalog a gateway wrote" in err
+    records = [r for r in read_events(tmp_path / "tools.jsonl") if r["type"] == "assembly"]
+    assert records and all(r["catalog"] is None for r in records)
