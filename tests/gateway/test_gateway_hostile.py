@@ -185,3 +185,57 @@ async def test_the_catalog_snapshot_never_replaces_the_operators_file(tmp_path: 
     assert "mine.catalog.json: exists and is not a catalog a gateway wrote" in err
     records = [r for r in read_events(tmp_path / "tools.jsonl") if r["type"] == "assembly"]
     assert records and all(r["catalog"] is None for r in records)
+
+
+def _stdio_gateway(sources: list[str], *extra: str) -> subprocess.Popen[bytes]:
+    """The gateway over stdio, its pipes read directly (the SDK's own stdio client reads a
+    long line in quadratic time: the test's client must not be the slow part)."""
+    proc = subprocess.Popen(serve_argv(sources, *extra), env=env(), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _send(proc, {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "pytest-raw", "version": "1"}}})
+    assert proc.stdout is not None and b'"result"' in proc.stdout.readline()
+    _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    return proc
+
+
+def _send(proc: subprocess.Popen[bytes], message: dict[str, Any]) -> None:
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(message).encode() + b"\n")
+    proc.stdin.flush()
+
+
+def _raw_call(proc: subprocess.Popen[bytes], ident: int, name: str,
+              arguments: dict[str, Any]) -> dict[str, Any]:
+    _send(proc, {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": {
+        "name": "tool_call", "arguments": {"name": name, "arguments": arguments}}})
+    assert proc.stdout is not None
+    reply = json.loads(proc.stdout.readline())
+    assert reply.get("id") == ident, str(reply)[:300]
+    return reply["result"]
+
+
+def test_a_reply_of_many_megabytes_arrives_and_the_server_stays_up(tmp_path: Path) -> None:
+    """The SDK's stdio client joined every 64 kB read to the part of the line it held: a
+    25 MB reply (a 50 MB line, text and structured content) took over a minute to read, the
+    gateway's re-list of that server waited behind it, and after 15 s the gateway gave the
+    server up as hung: the call failed ("server closed the connection") and so did the
+    server's next calls while it restarted."""
+    config = write_config(tmp_path / "servers.json", {"h": hostile("h")})
+    events = tmp_path / "events.jsonl"
+    proc = _stdio_gateway([str(config)], "--events", str(events), "--call-timeout", "120")
+    try:
+        big = _raw_call(proc, 1, "mcp__h__huge_text", {"megabytes": 25})
+        assert not big.get("isError"), str(big)[:300]
+        assert len(big["content"][0]["text"]) == 25_000_000
+        after = _raw_call(proc, 2, "mcp__h__add", {"a": 2, "b": 2})
+        assert after["content"][0]["text"] == "4"
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(30)
+        err = proc.stderr.read().decode() if proc.stderr else ""
+    assert "upstream h down" not in err, err
+    record = [r for r in read_events(events) if r.get("tool") == "mcp__h__huge_text"][-1]
+    assert record["outcome"] == "ok" and len(json.dumps(record)) < 10_000

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, cast
 
 import anyio
+from anyio.streams.text import TextReceiveStream
 
 if TYPE_CHECKING:
     import mcp_types as types
@@ -298,6 +299,7 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
     if config.problem:
         raise ValueError(config.problem)
     _bound_sdk_shutdown()
+    _linear_sdk_stdout()
     async with AsyncExitStack() as stack:
         transport: Any
         if config.transport == "stdio":
@@ -319,6 +321,35 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
         client = Client(transport, cache=None, message_handler=cast(Any, message_handler),
                         client_info=types.Implementation(name="toolsearch", version="0.1.0"))
         yield await stack.enter_async_context(client)
+
+
+class _WholeLines(TextReceiveStream):
+    """A server's stdout as text handed over only up to a line end. The SDK's stdio reader
+    joins each chunk it reads to the part of a line it holds, which is quadratic in the
+    line: a 20 MB reply took 18 s, and the gateway, its pings queued behind it, gave the
+    server up as hung. Handed whole lines, it joins each line once."""
+
+    async def receive(self) -> str:
+        parts: list[str] = []
+        while True:
+            try:
+                text = await super().receive()
+            except anyio.EndOfStream:
+                if parts:
+                    return "".join(parts)
+                raise
+            parts.append(text)
+            if "\n" in text:
+                return "".join(parts)
+
+
+def _linear_sdk_stdout() -> None:
+    """The SDK's stdio client reads a server's stdout through :class:`_WholeLines` (the name
+    its reader looks up when a server starts)."""
+    import mcp.client.stdio as sdk_stdio
+
+    if getattr(sdk_stdio, "TextReceiveStream", None) is TextReceiveStream:
+        setattr(sdk_stdio, "TextReceiveStream", _WholeLines)  # noqa: B010 - not exported
 
 
 def _bound_sdk_shutdown() -> None:
