@@ -239,3 +239,26 @@ def test_a_reply_of_many_megabytes_arrives_and_the_server_stays_up(tmp_path: Pat
     assert "upstream h down" not in err, err
     record = [r for r in read_events(events) if r.get("tool") == "mcp__h__huge_text"][-1]
     assert record["outcome"] == "ok" and len(json.dumps(record)) < 10_000
+
+
+def test_a_client_that_leaves_mid_call_still_leaves_a_record(tmp_path: Path) -> None:
+    """A stdio client that closed its pipes while a tool_call ran (the tool had started
+    upstream, with whatever effects it has) left no line in the events file: the cancelled
+    request never reached the code that records it."""
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    events = tmp_path / "events.jsonl"
+    proc = _stdio_gateway([str(config)], "--events", str(events))
+    _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "tool_call", "arguments": {"name": "mcp__up__nap",
+                                           "arguments": {"seconds": 30}}}})
+    time.sleep(1.0)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.close()
+    proc.stdout.close()
+    started = time.monotonic()
+    assert proc.wait(30) == 0
+    assert time.monotonic() - started < 10
+    naps = [r for r in read_events(events) if r.get("tool") == "mcp__up__nap"]
+    assert len(naps) == 1, naps
+    assert naps[0]["outcome"] == "error" and "cancelled" in naps[0]["summary"]
+    assert naps[0]["client"] == "pytest-raw" and naps[0]["bridge"] == "tool_call"

@@ -112,6 +112,8 @@ def _error_result(message: str) -> Any:
 
 
 SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
+CANCELLED_SUMMARY = "cancelled before the reply (the client left or cancelled it); the tool " \
+    "may have run"
 
 
 def _upstream_reply(result: Any) -> Any:
@@ -233,6 +235,23 @@ class Gateway:
         name = params.name
         arguments = params.arguments if params.arguments is not None else {}
         started = time.perf_counter()
+        try:
+            kind, tool, outcome, summary, result = await self._dispatch(name, arguments)
+        except anyio.get_cancelled_exc_class():
+            # the client left (or cancelled) before the reply: the call still gets its
+            # record, now, since the tool may have run
+            target = arguments.get("name") if name == "tool_call" and \
+                isinstance(arguments, Mapping) else name
+            self._record(client, name if name in BRIDGE_TOOL_NAMES else "direct",
+                         target if isinstance(target, str) else None, "error", started,
+                         arguments, None, CANCELLED_SUMMARY, at_once=True)
+            raise
+        self._record(client, kind, tool, outcome, started, arguments, result, summary)
+        return result
+
+    async def _dispatch(self, name: str, arguments: Any
+                        ) -> tuple[str, str | None, str, str, Any]:
+        """Run one ``tools/call``: (kind, underlying tool, outcome, summary, result)."""
         tool: str | None = None
         summary = ""
         bridge = self._bridge
@@ -263,15 +282,20 @@ class Gateway:
             kind, outcome = name, "invalid"
             result = _error_result(f"unknown tool {name!r}: this gateway offers "
                                    f"{', '.join(sorted(self._offered)) or 'no tools'}")
+        return kind, tool, outcome, summary, result
+
+    def _record(self, client: str, kind: str, tool: str | None, outcome: str, started: float,
+                arguments: Any, result: Any, summary: str, at_once: bool = False) -> None:
+        """Queue one call record (written just after the reply, or *at_once*)."""
+        if self.events is None and not self._listeners:
+            return
         ms = (time.perf_counter() - started) * 1000.0
-        if self.events is not None or self._listeners:
-            self._calls.append((time.time(), client, kind, tool, outcome, ms, arguments,
-                                result, summary))
-            if self._writing:
-                self._calls_ready.set()  # written once the reply is on its way
-            else:
-                self.flush_calls()
-        return result
+        self._calls.append((time.time(), client, kind, tool, outcome, ms, arguments, result,
+                            summary))
+        if self._writing and not at_once:
+            self._calls_ready.set()  # written once the reply is on its way
+        else:
+            self.flush_calls()
 
     # -- call records --------------------------------------------------------------------
 
