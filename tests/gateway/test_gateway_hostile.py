@@ -262,3 +262,23 @@ def test_a_client_that_leaves_mid_call_still_leaves_a_record(tmp_path: Path) -> 
     assert len(naps) == 1, naps
     assert naps[0]["outcome"] == "error" and "cancelled" in naps[0]["summary"]
     assert naps[0]["client"] == "pytest-raw" and naps[0]["bridge"] == "tool_call"
+
+
+async def test_two_gateways_on_one_events_file_say_so(tmp_path: Path) -> None:
+    """Two gateways given the same events file both appended to it (whole lines, so every
+    line still parses) and nothing told the operator the app following it mixes both."""
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    events = tmp_path / "events.jsonl"
+    first, url = start_http_gateway([str(config)], "--events", str(events))
+    second, other = start_http_gateway([str(config)], "--events", str(events))
+    try:
+        for address in (url, other):
+            async with client(address) as c:
+                assert text_of(await call(c, "mcp__up__add", {"a": 1, "b": 2})) == "3"
+        await events_when(events, lambda rs: sum(e.get("tool") == "mcp__up__add"
+                                                 for e in rs) == 2)
+    finally:
+        first_err, second_err = stop(first), stop(second)
+    assert "appends to it too" not in first_err
+    assert second_err.count("another process (a second gateway?) appends to it too") == 1
+    assert all(json.loads(line) for line in events.read_bytes().splitlines())

@@ -129,6 +129,7 @@ class EventLog:
         self._torn = False
         """A write failed part-way: the file may end in half a line."""
         self._said: set[str] = set()
+        self._claim(self._file.fileno())
 
     def add_secrets(self, secrets: Iterable[str]) -> None:
         """Values to scrub from every record (the upstream servers' own secrets)."""
@@ -167,6 +168,21 @@ class EventLog:
         else:
             self._torn = False
 
+    def _claim(self, fd: int) -> None:
+        """An advisory lock on the file, held while the gateway serves: a second gateway
+        given the same file says so (both go on appending whole lines)."""
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no advisory locks to tell by
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._say("shared", "another process (a second gateway?) appends to it too; both "
+                                "go on writing whole lines, and an app following it sees both")
+        except OSError:
+            pass
+
     def _say(self, what: str, message: str) -> None:
         """*message* about the events file on stderr, once per kind of problem."""
         if what not in self._said:
@@ -192,6 +208,7 @@ class EventLog:
             self._file = os.fdopen(fd, "ab", buffering=0)
             self._identity = _identity(os.fstat(fd))
             self._torn = False
+            self._claim(fd)
             self._say("deleted", "deleted while serving; started again")
             return
         except OSError:
