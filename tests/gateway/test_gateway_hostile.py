@@ -282,3 +282,29 @@ async def test_two_gateways_on_one_events_file_say_so(tmp_path: Path) -> None:
     assert "appends to it too" not in first_err
     assert second_err.count("another process (a second gateway?) appends to it too") == 1
     assert all(json.loads(line) for line in events.read_bytes().splitlines())
+
+
+def test_an_unchanged_tools_list_is_not_checked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entry checks cost about a second at 20,000 tools, and the 2026 wire re-lists
+    every few seconds: a list equal to the last one keeps its checked listing."""
+    from toolsearch.gateway import upstream as module
+    from toolsearch.sources.live import ServerConfig, checked_specs
+
+    runs: list[int] = []
+
+    def counted(config: ServerConfig, tools: Any) -> Any:
+        runs.append(len(tools))
+        return checked_specs(config, tools)
+
+    monkeypatch.setattr(module, "checked_specs", counted)
+    server = module.Upstream(ServerConfig(name="h", command="x"))
+    listed = [types.Tool(name=f"t{i}", input_schema={"type": "object"}) for i in range(3)]
+    server.set_tools(listed, "1")
+    first = server.listing
+    server.set_tools([t.model_copy() for t in listed], "1")
+    assert runs == [3] and server.listing is first
+    server.set_tools(listed[:2], "1")
+    server.set_tools(listed[:2], "2")
+    server.set_down("gone")
+    server.set_tools(listed[:2], "2")
+    assert runs == [3, 2, 2, 2]

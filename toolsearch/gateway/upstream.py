@@ -78,6 +78,7 @@ class Upstream:
         self.kick = anyio.Event()
         self.tools: dict[str, str] = {}
         self.connects = 0
+        self._listed: tuple[list[Any], str] | None = None
 
     def relist(self) -> None:
         self.kick.set()
@@ -87,6 +88,9 @@ class Upstream:
         control characters or past 256 characters, a huge description, too deep a schema, a
         name that collides once sanitised: skipped with a warning); each exposed name routes
         to the tool the listing kept, under the name the server gave it."""
+        if self._listed is not None and self._listed == (list(tools), version):
+            return  # the same list as last time: its checks (a second at 20,000 tools) hold
+        self._listed = (list(tools), version)
         specs, warnings = checked_specs(self.config, tools)
         given: dict[str, str] = {}
         for tool in tools:
@@ -100,6 +104,7 @@ class Upstream:
             server_version=version), warnings)
 
     def set_down(self, reason: str) -> None:
+        self._listed = None
         self.client = None
         self.tools = {}
         self.listing = ServerListing(error_toolset(self.config, reason))
