@@ -20,20 +20,43 @@ through :func:`~toolsearch.sources.redact.redact_text` with the servers' own sec
 from __future__ import annotations
 
 import json
+import logging
 import os
 import stat
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from toolsearch.sources.catalog_file import read_document
+from toolsearch.sources.errors import SourceError
 from toolsearch.sources.redact import REDACTED, is_sensitive_name, redact_text
+from toolsearch.sources.snapshot import check_output
+
+log = logging.getLogger("toolsearch.gateway")
 
 MAX_STRING = 400
+GATEWAY_CATALOG_NAME = "gateway"
 READ_CHUNK = 16 * 1024 * 1024
 """The most :func:`read_records` reads at once (the caller comes back for the rest)."""
 MAX_ARGUMENTS = 4000
+
+
+def catalog_problem(path: Path, sources: Sequence[str]) -> str:
+    """Why the gateway must not write its snapshot catalog at *path* ("" when it may): the
+    file there is one of its SOURCEs, or anything but a catalog a gateway wrote (named
+    ``gateway``): the operator's files are never replaced by the gateway's snapshot."""
+    if not os.path.lexists(path):
+        return ""
+    try:
+        check_output(path, sources)
+        data, _, _ = read_document(path)
+    except SourceError as exc:
+        return str(exc).split(";")[0].replace("of this snapshot", "of this gateway")
+    if isinstance(data, Mapping) and data.get("name") == GATEWAY_CATALOG_NAME:
+        return ""
+    return f"{path}: exists and is not a catalog a gateway wrote"
 
 
 def default_events_path() -> Path:
@@ -69,6 +92,10 @@ def _now(at: float | None = None) -> str:
     return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _identity(info: os.stat_result) -> tuple[int, int]:
+    return info.st_dev, info.st_ino
+
+
 def _check_events_path(path: Path) -> None:
     """A regular file: opening a FIFO to append blocks until some reader opens it, so the
     gateway hung before it listened; a folder was a Python error; ``/dev/null`` put the
@@ -79,8 +106,6 @@ def _check_events_path(path: Path) -> None:
         return  # not there yet: created on open
     if stat.S_ISREG(info.st_mode):
         return
-    from toolsearch.sources.errors import SourceError
-
     kind = "a directory" if stat.S_ISDIR(info.st_mode) else \
         "a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode) else "not a regular file"
     raise SourceError(f"events file {path}: is {kind}; give the path of a regular file")
@@ -99,7 +124,12 @@ class EventLog:
         self._secrets = tuple(secrets)
         self._lock = threading.Lock()
         self._file: IO[bytes] | None = self.path.open("ab", buffering=0)
+        self._identity = _identity(os.fstat(self._file.fileno()))
         self._pending: list[bytes] = []
+        self._torn = False
+        """A write failed part-way: the file may end in half a line."""
+        self._said: set[str] = set()
+        self._claim(self._file.fileno())
 
     def add_secrets(self, secrets: Iterable[str]) -> None:
         """Values to scrub from every record (the upstream servers' own secrets)."""
@@ -114,17 +144,78 @@ class EventLog:
                     self._write_pending()
 
     def _write_pending(self) -> None:
-        """Write what is pending in one call (the lock is held)."""
+        """Write what is pending in one call (the lock is held). Never raises: a full disk
+        drops the records, and the file deleted or replaced while serving is noticed; each
+        is said once on stderr, the gateway keeps serving."""
         if self._file is None or not self._pending:
             return
         data = b"".join(self._pending)
         self._pending.clear()
+        self._follow_path()
+        if self._torn:  # end the half line a failed write left, so the next one parses
+            data = b"\n" + data
         view = memoryview(data)
-        while view:  # a regular file takes it all at once; a short write is finished here
-            written = self._file.write(view) or 0
-            if written <= 0:
-                break
-            view = view[written:]
+        try:
+            while view:  # a regular file takes it all at once; a short write is finished here
+                written = self._file.write(view) or 0
+                if written <= 0:
+                    break
+                view = view[written:]
+        except OSError as exc:
+            self._torn = self._torn or len(view) < len(data)
+            self._say("write", f"cannot write ({exc.strerror or exc}); records are dropped "
+                               "while it cannot")
+        else:
+            self._torn = False
+
+    def _claim(self, fd: int) -> None:
+        """An advisory lock on the file, held while the gateway serves: a second gateway
+        given the same file says so (both go on appending whole lines)."""
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no advisory locks to tell by
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._say("shared", "another process (a second gateway?) appends to it too; both "
+                                "go on writing whole lines, and an app following it sees both")
+        except OSError:
+            pass
+
+    def _say(self, what: str, message: str) -> None:
+        """*message* about the events file on stderr, once per kind of problem."""
+        if what not in self._said:
+            self._said.add(what)
+            log.warning("events file %s: %s", self.path, message)
+
+    def _follow_path(self) -> None:
+        """The file at the path is still the one open: deleted while serving, it is started
+        again (created, never opened over something else); replaced by another file, that
+        file is left alone and records go on to the file first opened."""
+        try:
+            now = _identity(os.stat(self.path))
+        except FileNotFoundError:
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL,
+                             0o666)
+            except OSError as exc:
+                self._say("deleted", f"deleted while serving and cannot be created again "
+                                     f"({exc.strerror or exc}); records are lost")
+                return
+            assert self._file is not None
+            self._file.close()
+            self._file = os.fdopen(fd, "ab", buffering=0)
+            self._identity = _identity(os.fstat(fd))
+            self._torn = False
+            self._claim(fd)
+            self._say("deleted", "deleted while serving; started again")
+            return
+        except OSError:
+            return
+        if now != self._identity:
+            self._say("replaced", "replaced by another file while serving; that file is left "
+                                  "alone and records go on to the file first opened")
 
     def flush(self) -> None:
         with self._lock:

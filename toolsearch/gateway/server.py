@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -34,7 +35,7 @@ from toolsearch.tooldefs import def_function, thaw
 
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, HTTP_PATH
 from .clients import CLIENT_IDLE_SECONDS, ClientTracker
-from .events import EventLog, catalog_path_for
+from .events import GATEWAY_CATALOG_NAME, EventLog, catalog_path_for, catalog_problem
 from .upstream import DEFAULT_CALL_TIMEOUT, UpstreamPool, UpstreamResult
 
 log = logging.getLogger("toolsearch.gateway")
@@ -111,6 +112,8 @@ def _error_result(message: str) -> Any:
 
 
 SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
+CANCELLED_SUMMARY = "cancelled before the reply (the client left or cancelled it); the tool " \
+    "may have run"
 
 
 def _upstream_reply(result: Any) -> Any:
@@ -167,6 +170,8 @@ class Gateway:
         self._calls: deque[tuple[Any, ...]] = deque()
         self._calls_ready = anyio.Event()
         self._writing = False
+        self._catalog_refused: bool | None = None
+        self._catalog_failed = False
         if events is not None:
             events.add_secrets(s for c in self.configs for s in c.secrets())
         from mcp.server.subscriptions import InMemorySubscriptionBus
@@ -230,6 +235,23 @@ class Gateway:
         name = params.name
         arguments = params.arguments if params.arguments is not None else {}
         started = time.perf_counter()
+        try:
+            kind, tool, outcome, summary, result = await self._dispatch(name, arguments)
+        except anyio.get_cancelled_exc_class():
+            # the client left (or cancelled) before the reply: the call still gets its
+            # record, now, since the tool may have run
+            target = arguments.get("name") if name == "tool_call" and \
+                isinstance(arguments, Mapping) else name
+            self._record(client, name if name in BRIDGE_TOOL_NAMES else "direct",
+                         target if isinstance(target, str) else None, "error", started,
+                         arguments, None, CANCELLED_SUMMARY, at_once=True)
+            raise
+        self._record(client, kind, tool, outcome, started, arguments, result, summary)
+        return result
+
+    async def _dispatch(self, name: str, arguments: Any
+                        ) -> tuple[str, str | None, str, str, Any]:
+        """Run one ``tools/call``: (kind, underlying tool, outcome, summary, result)."""
         tool: str | None = None
         summary = ""
         bridge = self._bridge
@@ -260,15 +282,20 @@ class Gateway:
             kind, outcome = name, "invalid"
             result = _error_result(f"unknown tool {name!r}: this gateway offers "
                                    f"{', '.join(sorted(self._offered)) or 'no tools'}")
+        return kind, tool, outcome, summary, result
+
+    def _record(self, client: str, kind: str, tool: str | None, outcome: str, started: float,
+                arguments: Any, result: Any, summary: str, at_once: bool = False) -> None:
+        """Queue one call record (written just after the reply, or *at_once*)."""
+        if self.events is None and not self._listeners:
+            return
         ms = (time.perf_counter() - started) * 1000.0
-        if self.events is not None or self._listeners:
-            self._calls.append((time.time(), client, kind, tool, outcome, ms, arguments,
-                                result, summary))
-            if self._writing:
-                self._calls_ready.set()  # written once the reply is on its way
-            else:
-                self.flush_calls()
-        return result
+        self._calls.append((time.time(), client, kind, tool, outcome, ms, arguments, result,
+                            summary))
+        if self._writing and not at_once:
+            self._calls_ready.set()  # written once the reply is on its way
+        else:
+            self.flush_calls()
 
     # -- call records --------------------------------------------------------------------
 
@@ -381,16 +408,34 @@ class Gateway:
             return False
         return await self.apply(change(self.state))
 
-    def _write_catalog(self, state: SessionState) -> None:
+    def _catalog_path(self) -> Path | None:
+        """Where the snapshot catalog beside the events file goes; None when the file there
+        is the operator's (a SOURCE, or anything but a gateway's catalog): said once, and
+        the app following the events file is not pointed at it."""
         if self.events is None:
+            return None
+        if self._catalog_refused is None:
+            path = catalog_path_for(self.events.path)
+            problem = catalog_problem(path, self.specs)
+            self._catalog_refused = bool(problem)
+            if problem:
+                log.warning("the gateway's catalog snapshot is not written: %s; it is left "
+                            "alone", problem)
+        return None if self._catalog_refused else catalog_path_for(self.events.path)
+
+    def _write_catalog(self, state: SessionState) -> None:
+        path = self._catalog_path()
+        if path is None:
             return
         from toolsearch.sources.snapshot import write_catalog_file
 
         try:
-            write_catalog_file(state.workspace, catalog_path_for(self.events.path),
-                               name="gateway")
-        except Exception:  # noqa: BLE001 - the sidecar is for the app only
-            log.exception("cannot write the gateway catalog snapshot")
+            write_catalog_file(state.workspace, path, name=GATEWAY_CATALOG_NAME,
+                               sources=self.specs)
+        except Exception as exc:  # noqa: BLE001 - the sidecar is for the app only
+            if not self._catalog_failed:
+                self._catalog_failed = True
+                log.warning("cannot write the gateway's catalog snapshot %s: %s", path, exc)
 
     def assembly_record(self) -> dict[str, Any]:
         state = self.state
@@ -415,7 +460,7 @@ class Gateway:
                           "tools": len(t.tools)} for t in state.workspace.toolsets],
             "clients": self.client_count,
             "serving": self.serving,
-            "catalog": str(catalog_path_for(self.events.path)) if self.events else None,
+            "catalog": str(path) if (path := self._catalog_path()) else None,
         }
 
     async def notify_clients(self) -> None:

@@ -26,13 +26,14 @@ from toolsearch.sources.live import (
     DEFAULT_TIMEOUT,
     ServerConfig,
     ServerListing,
+    checked_specs,
     describe_failure,
     error_toolset,
     list_all_tools,
     open_client,
 )
 from toolsearch.tooldefs import mcp_tool_name, thaw
-from toolsearch.toolsets import Toolset, ToolsetStatus, ToolSpec
+from toolsearch.toolsets import Toolset, ToolsetStatus
 
 log = logging.getLogger("toolsearch.gateway")
 
@@ -77,27 +78,33 @@ class Upstream:
         self.kick = anyio.Event()
         self.tools: dict[str, str] = {}
         self.connects = 0
+        self._listed: tuple[list[Any], str] | None = None
 
     def relist(self) -> None:
         self.kick.set()
 
     def set_tools(self, tools: Sequence[Any], version: str) -> None:
-        specs: list[ToolSpec] = []
-        seen: set[str] = set()
+        """The server's tools through the entry checks every listing gets (a name with
+        control characters or past 256 characters, a huge description, too deep a schema, a
+        name that collides once sanitised: skipped with a warning); each exposed name routes
+        to the tool the listing kept, under the name the server gave it."""
+        if self._listed is not None and self._listed == (list(tools), version):
+            return  # the same list as last time: its checks (a second at 20,000 tools) hold
+        self._listed = (list(tools), version)
+        specs, warnings = checked_specs(self.config, tools)
+        given: dict[str, str] = {}
         for tool in tools:
-            if tool.name in seen or not self.config.keeps(tool.name):
-                continue
-            seen.add(tool.name)
-            schema = tool.input_schema if isinstance(tool.input_schema, Mapping) else None
-            specs.append(ToolSpec(tool.name, tool.description or "",
-                                  schema or {"type": "object", "properties": {}}))
-        self.tools = {mcp_tool_name(self.config.name, s.name): s.name for s in specs}
+            if isinstance(tool.name, str):
+                given.setdefault(tool.name.strip(), tool.name)
+        self.tools = {mcp_tool_name(self.config.name, s.name): given.get(s.name, s.name)
+                      for s in specs}
         self.listing = ServerListing(Toolset(
-            name=self.config.name, kind="mcp", tools=tuple(specs),
+            name=self.config.name, kind="mcp", tools=specs,
             status=ToolsetStatus.CONNECTED, origin=self.config.describe(),
-            server_version=version))
+            server_version=version), warnings)
 
     def set_down(self, reason: str) -> None:
+        self._listed = None
         self.client = None
         self.tools = {}
         self.listing = ServerListing(error_toolset(self.config, reason))
@@ -143,8 +150,11 @@ class UpstreamPool:
         return out
 
     async def _changed(self) -> None:
-        self._route = {exposed: (u, own) for u in self.upstreams
-                       for exposed, own in u.tools.items()}
+        route: dict[str, tuple[Upstream, str]] = {}
+        for u in self.upstreams:  # a name two servers share (once sanitised) is the first's,
+            for exposed, own in u.tools.items():  # as in the workspace the clients see
+                route.setdefault(exposed, (u, own))
+        self._route = route
         if self.on_change is not None:
             await self.on_change()
 

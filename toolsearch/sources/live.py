@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, cast
 
 import anyio
+from anyio.streams.text import TextReceiveStream
 
 if TYPE_CHECKING:
     import mcp_types as types
@@ -312,6 +313,7 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
     if config.problem:
         raise ValueError(config.problem)
     _bound_sdk_shutdown()
+    _linear_sdk_stdout()
     async with AsyncExitStack() as stack:
         transport: Any
         if config.transport == "stdio":
@@ -333,6 +335,35 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
         client = Client(transport, cache=None, message_handler=cast(Any, message_handler),
                         client_info=types.Implementation(name="toolsearch", version="0.1.0"))
         yield await stack.enter_async_context(client)
+
+
+class _WholeLines(TextReceiveStream):
+    """A server's stdout as text handed over only up to a line end. The SDK's stdio reader
+    joins each chunk it reads to the part of a line it holds, which is quadratic in the
+    line: a 20 MB reply took 18 s, and the gateway, its pings queued behind it, gave the
+    server up as hung. Handed whole lines, it joins each line once."""
+
+    async def receive(self) -> str:
+        parts: list[str] = []
+        while True:
+            try:
+                text = await super().receive()
+            except anyio.EndOfStream:
+                if parts:
+                    return "".join(parts)
+                raise
+            parts.append(text)
+            if "\n" in text:
+                return "".join(parts)
+
+
+def _linear_sdk_stdout() -> None:
+    """The SDK's stdio client reads a server's stdout through :class:`_WholeLines` (the name
+    its reader looks up when a server starts)."""
+    import mcp.client.stdio as sdk_stdio
+
+    if getattr(sdk_stdio, "TextReceiveStream", None) is TextReceiveStream:
+        setattr(sdk_stdio, "TextReceiveStream", _WholeLines)  # noqa: B010 - not exported
 
 
 def _bound_sdk_shutdown() -> None:
@@ -370,8 +401,8 @@ async def list_all_tools(client: Client) -> list[types.Tool]:
     raise RuntimeError(f"tools/list did not end after {MAX_PAGES} pages")
 
 
-def _specs(config: ServerConfig, tools: Sequence[types.Tool]) -> tuple[tuple[ToolSpec, ...],
-                                                                       tuple[str, ...]]:
+def checked_specs(config: ServerConfig, tools: Sequence[types.Tool]
+                  ) -> tuple[tuple[ToolSpec, ...], tuple[str, ...]]:
     """The server's tools through the same entry checks as a catalog file's (names, sizes,
     schema depth, Unicode, duplicates and exposed-name collisions), each skip warned."""
     from .catalog_file import _Reader
@@ -423,7 +454,7 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
                                       garbage=garbage.lines, sdk_log=sdk_log)
             return ServerListing(error_toolset(config, reason),
                                  seconds=anyio.current_time() - started)
-    specs, warnings = _specs(config, tools)
+    specs, warnings = checked_specs(config, tools)
     if garbage.lines:
         first = _one_line(config.redact(garbage.lines[0]), 80)
         warnings += (config.redact(f"{config.name}: ignored {len(garbage.lines)} non-MCP "
