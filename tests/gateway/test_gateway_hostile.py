@@ -30,6 +30,7 @@ from gateway_helpers import (
 from mcp import Client
 
 from tests.sources.source_helpers import free_port, listening
+from toolsearch.gateway.upstream import PING_INTERVAL
 
 pytestmark = pytest.mark.live
 
@@ -308,3 +309,20 @@ def test_an_unchanged_tools_list_is_not_checked_again(monkeypatch: pytest.Monkey
     server.set_down("gone")
     server.set_tools(listed[:2], "2")
     assert runs == [3, 2, 2, 2]
+
+
+def test_pinging_a_handshake_era_server_prints_no_sdk_warning(tmp_path: Path,
+                                                               everything_bin: Path) -> None:
+    """The gateway pings a handshake-era upstream every few seconds; the SDK client's
+    ``send_ping`` warned on stderr (``MCPDeprecationWarning: ping is removed as of
+    2026-07-28``) at the first ping of every ``serve``: a stdio client would log it."""
+    config = write_config(tmp_path / "servers.json",
+                          {"everything": {"command": str(everything_bin), "args": []}})
+    proc, _url = start_http_gateway([str(config)])
+    try:
+        time.sleep(PING_INTERVAL + 2.0)  # one ping at least
+        assert proc.poll() is None
+    finally:
+        err = stop(proc)
+    assert "listening on" in err
+    assert "Warning" not in err and "send_ping" not in err, err

@@ -219,8 +219,8 @@ class UpstreamPool:
                 if upstream.listing != before:
                     await self._changed()
             else:
-                with anyio.fail_after(limit):
-                    await client.send_ping()
+                with anyio.fail_after(limit):  # the session's ping: the client's warns on
+                    await client.session.send_ping()  # stderr that 2026 servers lack it
 
     async def _listen(self, upstream: Upstream, client: Any) -> None:
         """On the 2026 wire, change notifications arrive on a ``subscriptions/listen`` stream."""
