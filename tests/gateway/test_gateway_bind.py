@@ -14,7 +14,7 @@ from typing import Any
 
 import anyio
 import pytest
-from gateway_helpers import UPSTREAM, env, serve_argv, stop, write_config
+from gateway_helpers import UPSTREAM, env, read_events, serve_argv, stop, write_config
 from mcp import Client
 
 from tui.follow import ServeApp
@@ -106,6 +106,9 @@ async def test_port_zero_announces_the_port_it_found(tmp_path: Path) -> None:
         async with Client(url, mode="legacy", cache=None) as client:
             names = {t.name for t in (await client.list_tools()).tools}
         assert names == {"tool_search", "tool_describe", "tool_call"}
+        # the events file (what `tui --follow` shows) names the same URL, not port 0
+        assemblies = [r for r in read_events(tmp_path / "e.jsonl") if r["type"] == "assembly"]
+        assert assemblies and {r["serving"] for r in assemblies} == {url}
     finally:
         stop(proc)
 

@@ -128,8 +128,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                       detach=_split_csv(args.detach) or (),
                       events=events, connect_timeout=args.timeout,
                       call_timeout=args.call_timeout or DEFAULT_CALL_TIMEOUT)
-    gateway.serving = Gateway.http_url(args.host, args.port) if args.transport == "http" \
-        else "stdio"
+    gateway.serving = "stdio" if sock is None else \
+        Gateway.http_url(args.host, sock.getsockname()[1])  # the port --port 0 found
 
     async def main() -> None:
         async with gateway.running():
