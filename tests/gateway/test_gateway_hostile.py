@@ -326,3 +326,24 @@ def test_pinging_a_handshake_era_server_prints_no_sdk_warning(tmp_path: Path,
         err = stop(proc)
     assert "listening on" in err
     assert "Warning" not in err and "send_ping" not in err, err
+
+
+def test_a_server_that_cannot_start_is_said_once_not_at_every_retry(tmp_path: Path) -> None:
+    """A server that cannot start is retried for good (0.5 s, 1 s, 2 s, ... then every 10 s):
+    each retry printed the same warning and wrote an assembly line (and the catalog snapshot)
+    again, about 100 kB of events an hour per broken server. Now only a new reason is."""
+    config = write_config(tmp_path / "servers.json", {
+        "up": upstream_entry("up"), "broken": {"command": str(tmp_path / "no-such-server")}})
+    events = tmp_path / "events.jsonl"
+    proc, _url = start_http_gateway([str(config)], "--events", str(events))
+    try:
+        time.sleep(8.0)  # five retries at least
+        assert proc.poll() is None
+    finally:
+        err = stop(proc)
+    down = [line for line in err.splitlines() if "upstream broken down" in line]
+    assert len(down) == 1 and "command not found" in down[0], err
+    assemblies = [r for r in read_events(events) if r["type"] == "assembly"]
+    assert 1 <= len(assemblies) <= 3, [r["time"] for r in assemblies]
+    assert {t["name"]: t["status"] for t in assemblies[-1]["toolsets"]} == {
+        "up": "connected", "broken": "error"}

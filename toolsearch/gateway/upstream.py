@@ -168,10 +168,14 @@ class UpstreamPool:
                 reason = describe_failure(exc, upstream.config, timeout=self._limit(upstream))
             if upstream.client is not None:  # it was up: retry soon
                 delay = RECONNECT_FIRST
+            before = upstream.listing
             upstream.set_down(reason)
             upstream.ready.set()
-            log.warning("upstream %s down: %s", upstream.config.name, reason)
-            await self._changed()
+            if upstream.listing != before:  # said, and re-assembled, once per new reason: a
+                log.warning("upstream %s down: %s", upstream.config.name, reason)  # server
+                await self._changed()  # that cannot start is retried every 10 s, for good
+            else:
+                log.debug("upstream %s still down: %s", upstream.config.name, reason)
             await anyio.sleep(delay)
             delay = min(delay * 2, RECONNECT_MAX)
 
