@@ -347,3 +347,39 @@ def test_a_server_that_cannot_start_is_said_once_not_at_every_retry(tmp_path: Pa
     assert 1 <= len(assemblies) <= 3, [r["time"] for r in assemblies]
     assert {t["name"]: t["status"] for t in assemblies[-1]["toolsets"]} == {
         "up": "connected", "broken": "error"}
+
+
+async def test_a_slow_tools_list_is_not_asked_for_every_few_seconds(tmp_path: Path) -> None:
+    """On the 2026 wire the gateway re-lists every few seconds (there is no ping); a list that
+    takes long (20,000 tools: 1.5-2.7 s of the event loop) was asked for again right after.
+    An unprompted re-list now waits 19 times what the last one took; a change the server
+    announces is still re-listed at once."""
+    import anyio
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    from toolsearch.gateway.upstream import RELIST_SHARE, UpstreamPool
+    from toolsearch.sources.live import ServerConfig
+
+    lists = tmp_path / "lists.txt"
+    config = ServerConfig(name="h", command=sys.executable, args=(
+        str(HOSTILE), "--relists", str(lists), "--slow-list", "0.4"), connect_timeout=60)
+    pool = UpstreamPool([config], ping_interval=0.1)
+
+    def count() -> int:
+        return len(lists.read_text().splitlines()) if lists.exists() else 0
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(pool.run)
+        with anyio.fail_after(60):
+            await pool.wait_ready()
+        upstream = pool.upstreams[0]
+        assert upstream.client is not None, upstream.listing.toolset.error
+        assert upstream.client.protocol_version in MODERN_PROTOCOL_VERSIONS
+        await anyio.sleep(3.0)  # every 0.5 s before: about six lists
+        unprompted = count()
+        upstream.relist()  # announced: at once
+        with anyio.fail_after(5):
+            while count() == unprompted:
+                await anyio.sleep(0.05)
+        tg.cancel_scope.cancel()
+    assert unprompted == 1 and 0.4 * (RELIST_SHARE - 1) > 3.0

@@ -39,6 +39,14 @@ log = logging.getLogger("toolsearch.gateway")
 
 DEFAULT_CALL_TIMEOUT = 60.0
 PING_INTERVAL = 5.0
+RELIST_SHARE = 20
+"""An unprompted re-list (the 2026 wire's liveness check, every :data:`PING_INTERVAL`) waits
+``RELIST_SHARE - 1`` times as long as the last re-list took, so re-listing takes at most about
+1/20 of the time: 20,000 tools (1.5-2.7 s of the event loop each) are re-listed every 30-50 s,
+not every 5 s; a server of a few hundred tools, a few ms each, is unchanged. A change the
+server announces is re-listed at once, as before."""
+RELIST_MAX = 60.0
+"""The longest an unprompted re-list waits (seconds)."""
 RECONNECT_FIRST = 0.5
 RECONNECT_MAX = 10.0
 SUMMARY_TEXT = 2000
@@ -108,6 +116,11 @@ class Upstream:
         self.client = None
         self.tools = {}
         self.listing = ServerListing(error_toolset(self.config, reason))
+
+
+def _rest(took: float) -> float:
+    """How long an unprompted re-list waits after a list that took *took* seconds."""
+    return min(RELIST_MAX, took * (RELIST_SHARE - 1))
 
 
 class UpstreamPool:
@@ -192,6 +205,7 @@ class UpstreamPool:
         limit = self._limit(upstream)
         with anyio.fail_after(limit) as connecting:
             async with open_client(upstream.config, message_handler=on_message) as client:
+                started = anyio.current_time()
                 tools = await list_all_tools(client)
                 connecting.deadline = math.inf  # connected: from here on, pings judge it
                 info = client.server_info
@@ -200,26 +214,32 @@ class UpstreamPool:
                 upstream.client = client
                 upstream.connects += 1
                 upstream.ready.set()
+                took = anyio.current_time() - started
                 await self._changed()
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(self._listen, upstream, client)
-                    await self._watch(upstream, client, limit)
+                    await self._watch(upstream, client, limit, took)
                     tg.cancel_scope.cancel()
 
-    async def _watch(self, upstream: Upstream, client: Any, limit: float) -> None:
+    async def _watch(self, upstream: Upstream, client: Any, limit: float, took: float) -> None:
+        """Re-list when the server announces a change (and, on the 2026 wire, unprompted, as
+        its liveness check); else ping. *took*: how long the first list took."""
         from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
         modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
+        rest = _rest(took)  # how long the last list asks an unprompted one to wait
         while True:
-            with anyio.move_on_after(self.ping_interval):
+            with anyio.move_on_after(max(self.ping_interval, rest)):
                 await upstream.kick.wait()
             if upstream.kick.is_set() or modern:  # the 2026 wire has no ping: re-list
                 upstream.kick = anyio.Event()
+                started = anyio.current_time()
                 with anyio.fail_after(limit):
                     tools = await list_all_tools(client)
                 before = upstream.listing
                 info = client.server_info
                 upstream.set_tools(tools, (info.version if info else "") or "")
+                rest = _rest(anyio.current_time() - started)
                 if upstream.listing != before:
                     await self._changed()
             else:

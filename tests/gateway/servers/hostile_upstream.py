@@ -20,6 +20,8 @@ parser.add_argument("--odd-names", action="store_true",
                     help="tools named 'get.item' and 'get_item', one with control characters, "
                          "one of 10,000 characters, an odd schema and one 80 levels deep")
 parser.add_argument("--relists", default="", help="append a line to this file on each tools/list")
+parser.add_argument("--slow-list", type=float, default=0.0,
+                    help="seconds each tools/list takes to answer")
 OPTS = parser.parse_args()
 
 server = MCPServer(OPTS.name, version="6.6.6")
@@ -147,6 +149,7 @@ if OPTS.relists:
     async def _counted() -> list:
         with open(OPTS.relists, "a", encoding="utf-8") as handle:
             handle.write("list\n")
+        await anyio.sleep(OPTS.slow_list)
         return await _list()
 
     server.list_tools = _counted  # type: ignore[method-assign]
