@@ -181,6 +181,8 @@ class ServeApp(ToolSearchApp):
         self.gateway = Gateway(sources, profile=kwargs.get("profile", "seed"),
                                context_length=kwargs.get("context"), events=self.events_log)
         self.host, self.port, self._token, self._sock = host, port, token, sock
+        if sock is not None:  # bound: the events file's assembly lines name the URL from the
+            self.gateway.serving = Gateway.http_url(host, sock.getsockname()[1])  # first one
         self.clients = 0
         self.serving = ""
         """The gateway's URL once it listens."""

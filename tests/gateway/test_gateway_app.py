@@ -11,7 +11,6 @@ import anyio
 import mcp_types as types
 import pytest
 from gateway_helpers import (
-    free_port,
     start_http_gateway,
     stop,
     text_of,
@@ -21,6 +20,7 @@ from gateway_helpers import (
 from mcp import Client
 from textual.widgets import RichLog
 
+from toolsearch.gateway.server import listen_socket
 from tui.follow import FollowApp, ServeApp
 from tui.widgets.bigtable import BigTable
 from tui.widgets.feed import ActivityFeed
@@ -81,9 +81,11 @@ async def test_app_follows_a_running_gateway(tmp_path: Path, tuning: list[str]) 
 
 async def test_app_hosts_the_gateway_and_retunes_the_client(tmp_path: Path) -> None:
     config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
-    port = free_port()
+    sock = listen_socket("127.0.0.1", 0)  # as `tui --serve` binds it before the app opens
+    port = sock.getsockname()[1]
     url = f"http://127.0.0.1:{port}/mcp"
-    app = ServeApp([str(config)], host="127.0.0.1", port=port, events=tmp_path / "e.jsonl")
+    app = ServeApp([str(config)], host="127.0.0.1", port=port, events=tmp_path / "e.jsonl",
+                   sock=sock)
     changed = anyio.Event()
 
     async def on_message(message: Any) -> None:
@@ -112,3 +114,7 @@ async def test_app_hosts_the_gateway_and_retunes_the_client(tmp_path: Path) -> N
             described = json.loads(text_of(await c.call_tool(
                 "tool_describe", {"name": "mcp__up__add"})))
             assert described["parameters"]["required"] == ["a", "b"]
+        # every assembly line names where it serves, the first one too (it said "")
+        records = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines()]
+        served = [r["serving"] for r in records if r["type"] == "assembly"]
+        assert len(served) >= 2 and set(served) == {url}, served
