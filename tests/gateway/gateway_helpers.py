@@ -48,13 +48,17 @@ def serve_argv(sources: Sequence[str], *extra: str) -> list[str]:
 
 
 def start_http_gateway(sources: Sequence[str], *extra: str,
-                       extra_env: dict[str, str] | None = None
+                       extra_env: dict[str, str] | None = None,
+                       preexec_fn: Callable[[], Any] | None = None
                        ) -> tuple[subprocess.Popen[bytes], str]:
+    """The HTTP gateway on a free port, once it listens; *preexec_fn* runs in the child
+    before it starts (a resource limit)."""
     port = free_port()
     proc = subprocess.Popen(serve_argv(sources, "--transport", "http", "--port", str(port),
                                        *extra),
                             env={**env(), **(extra_env or {})},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=preexec_fn)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None and not listening(port):
         time.sleep(0.05)

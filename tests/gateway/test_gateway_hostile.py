@@ -29,7 +29,6 @@ from gateway_helpers import (
 )
 from mcp import Client
 
-from tests.sources.source_helpers import free_port, listening
 from toolsearch.gateway.upstream import PING_INTERVAL
 
 pytestmark = pytest.mark.live
@@ -93,20 +92,11 @@ def _gateway_with_file_limit(sources: list[str], limit: int, *extra: str
                              ) -> tuple[subprocess.Popen[bytes], str]:
     """The HTTP gateway with files capped at *limit* bytes (``RLIMIT_FSIZE``): a write past
     it fails with EFBIG, as on a full disk (Python ignores SIGXFSZ)."""
-    port = free_port()
 
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
-    proc = subprocess.Popen(serve_argv(sources, "--transport", "http", "--port", str(port),
-                                       *extra),
-                            env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            preexec_fn=cap)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None and not listening(port):
-        time.sleep(0.05)
-    assert proc.poll() is None and listening(port), "the gateway did not start"
-    return proc, f"http://127.0.0.1:{port}/mcp"
+    return start_http_gateway(sources, *extra, preexec_fn=cap)
 
 
 async def test_a_full_disk_drops_records_says_so_once_and_the_gateway_serves_on(
