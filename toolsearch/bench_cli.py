@@ -156,10 +156,21 @@ def _run_operator_bench(args: argparse.Namespace) -> int:
         from .cli import load_workspace
         from .session import SessionState
 
+        queries: tuple[recall.Query, ...] = ()
+        if args.bench == "recall":  # the query file first: a bad one fails before any server
+            from .cli import CliError  # starts, in one line without a Python type name
+
+            try:
+                queries = recall.load_queries(Path(args.queries))
+            except (ValueError, RecursionError) as exc:
+                raise CliError(str(exc) if isinstance(exc, ValueError) else
+                               f"{args.queries}: a line is nested too deeply") from None
+            if not queries:
+                raise CliError(f"{args.queries}: no queries (JSON lines such as "
+                               '{"query": "...", "gold": ["TOOL"]})')
         ws = load_workspace(args.sources, timeout=args.timeout)
         state = SessionState.from_workspace(ws, profile=args.profile, context_length=args.context)
         if args.bench == "recall":
-            queries = recall.load_queries(Path(args.queries))
             started = time.perf_counter()
             report = recall.run_recall(state, queries, args.profile)
             seconds = time.perf_counter() - started

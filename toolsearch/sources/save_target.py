@@ -22,7 +22,7 @@ CATALOG_BLOCK = "tool_search (the catalog's own, top level)"
 def save_kind(path: Path) -> str:
     """``"hermes"`` or ``"catalog"`` for a file ``tune --save`` may write; SourceError
     naming what the file is otherwise."""
-    from .catalog_file import read_document
+    from .catalog_file import read_document, wide_encoding
 
     path = Path(path)
     if not path.is_file():
@@ -37,6 +37,11 @@ def save_kind(path: Path) -> str:
                           "(--save writes only a Hermes config.yaml or a YAML catalog)")
     if lossy:
         raise SourceError(f"{path}: not valid UTF-8; refusing to rewrite it")
+    with path.open("rb") as handle:  # read (so a regular file) by read_document just above
+        wide = wide_encoding(handle.read(4))
+    if wide is not None:
+        raise SourceError(f"{path}: is {wide.upper()} text; refusing to rewrite it (--save "
+                          "rewrites only UTF-8 files, and would change its encoding)")
     return "catalog" if kind == CATALOG else "hermes"
 
 

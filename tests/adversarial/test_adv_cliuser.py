@@ -1,0 +1,123 @@
+"""A hostile new user of the command line: holes found by trying every command on odd files
+(secrets in a file that is no source, duplicate keys, UTF-16, symlink loops, query files)."""
+
+from __future__ import annotations
+
+import codecs
+import os
+from pathlib import Path
+
+from adv_helpers import cli, one_error_line, snapshot_files
+
+TOKEN = "ghp_" + "Zq7" * 12
+
+
+def test_an_unknown_file_is_described_without_its_content(tmp_path: Path) -> None:
+    """The "cannot tell what kind of source this is" line names a mapping's plain keys, never
+    a key that is a line of the file (``/etc/shadow``) or a credential."""
+    shadow = tmp_path / "shadow"
+    shadow.write_text("root:$6$salt$Qm9vYmF6cXV4aGFzaGhhc2g:19000:0:99999:7:::\n",
+                      encoding="utf-8")
+    keys = tmp_path / "keys.yaml"
+    keys.write_text(f"{TOKEN}: 1\n'Authorization: Bearer abcdefghijklmnop': 2\nplain: 3\n",
+                    encoding="utf-8")
+    line = one_error_line(cli("assemble", str(shadow)))
+    assert "cannot tell what kind of source" in line
+    assert "Qm9vYmF6" not in line and "root:" not in line
+    line = one_error_line(cli("assemble", str(keys)))
+    assert TOKEN not in line and "abcdefghijklmnop" not in line and "Bearer" not in line
+    assert "plain" in line  # an ordinary key is still named
+
+
+def test_a_duplicate_key_refuses_the_save_without_printing_its_values(tmp_path: Path) -> None:
+    """ruamel's duplicate-key error quotes both values (here an env token); the refusal names
+    the key and the line only, and the file is left alone."""
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        "mcp_servers:\n  gh: {url: 'http://127.0.0.1:9/mcp', headers: {X-Token: "
+        f"{TOKEN}}}}}\nmcp_servers:\n  gh: {{url: 'http://127.0.0.1:9/mcp'}}\n"
+        "tools:\n  tool_search: {threshold_pct: 5}\n", encoding="utf-8")
+    before = snapshot_files(tmp_path)
+    run = cli("tune", str(config), "--set", "threshold_pct=3", "--save", "--timeout", "2")
+    assert run.returncode == 1, run
+    assert TOKEN not in run.output and TOKEN[4:12] not in run.output
+    error = [line for line in run.stderr_lines() if line.startswith("toolsearch: error:")]
+    assert error == [f"toolsearch: error: {config}: has a duplicate key \"mcp_servers\" "
+                     "(line 3, column 1) (Hermes reads only the last one); refusing to rewrite "
+                     "it until one is removed"], run.stderr
+    assert snapshot_files(tmp_path) == before
+
+
+def _utf16(text: str, bom: bytes = codecs.BOM_UTF16_LE, codec: str = "utf-16-le") -> bytes:
+    return bom + text.encode(codec)
+
+
+def test_utf16_and_utf32_files_with_a_bom_are_read(tmp_path: Path) -> None:
+    """YAML and JSON allow UTF-16/32 with a byte-order mark (what a Windows editor saves as
+    "Unicode"); they load like UTF-8, where they used to fail on "#x0000"."""
+    catalog = ("toolsets:\n  - name: docs\n    kind: mcp\n    tools:\n"
+               "      - {name: find_page, description: Find a page by its title.}\n")
+    files = {
+        "le.yaml": _utf16(catalog),
+        "be.yaml": _utf16(catalog, codecs.BOM_UTF16_BE, "utf-16-be"),
+        "wide.yaml": codecs.BOM_UTF32_LE + catalog.encode("utf-32-le"),
+        "le.json": _utf16('{"mcpServers": {}}'),
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    for name in ("le.yaml", "be.yaml", "wide.yaml"):
+        run = cli("assemble", str(tmp_path / name), "--json")
+        assert run.returncode == 0, run
+        assert run.json()["deferred"] == ["mcp__docs__find_page"]  # type: ignore[index]
+    assert cli("assemble", str(tmp_path / "le.json")).returncode == 0
+    (tmp_path / "bad.yaml").write_bytes(codecs.BOM_UTF16_LE + b"\x00\xd8")
+    assert "not valid UTF-16" in one_error_line(cli("assemble", str(tmp_path / "bad.yaml")))
+    (tmp_path / "bom-only.yaml").write_bytes(codecs.BOM_UTF16_LE)
+    assert "file is empty" in one_error_line(cli("assemble", str(tmp_path / "bom-only.yaml")))
+
+
+def test_tune_save_refuses_a_utf16_file_untouched(tmp_path: Path) -> None:
+    """--save writes UTF-8 only: a UTF-16 config or catalog is refused in one line (the
+    catalog's used to end in a UnicodeDecodeError), never rewritten in another encoding."""
+    (tmp_path / "config.yaml").write_bytes(
+        _utf16("mcp_servers: {}\ntools:\n  tool_search: {threshold_pct: 5}\n"))
+    (tmp_path / "catalog.yaml").write_bytes(
+        _utf16("toolsets: []\ntool_search: {threshold_pct: 5}\n"))
+    before = snapshot_files(tmp_path)
+    for name in ("config.yaml", "catalog.yaml"):
+        line = one_error_line(cli("tune", str(tmp_path / name), "--set", "threshold_pct=3",
+                                  "--save"))
+        assert "is UTF-16 text; refusing to rewrite it" in line, line
+    assert snapshot_files(tmp_path) == before
+
+
+def test_symlink_loops_and_dangling_links_say_so(tmp_path: Path) -> None:
+    """A loop of links is not "no such file, and not a sample catalog"."""
+    os.symlink(tmp_path / "b.yaml", tmp_path / "a.yaml")
+    os.symlink(tmp_path / "a.yaml", tmp_path / "b.yaml")
+    os.symlink(tmp_path / "gone.yaml", tmp_path / "dangling.yaml")
+    assert "a symlink loop" in one_error_line(cli("assemble", str(tmp_path / "a.yaml")))
+    line = one_error_line(cli("explain", str(tmp_path / "dangling.yaml"), "x"))
+    assert "a symlink to" in line and "which does not exist" in line
+
+
+def test_bench_recall_query_file_errors_are_one_plain_line(tmp_path: Path) -> None:
+    """A bad or empty query file is one line without a Python type name, before any source
+    is loaded (an empty one used to report recall 0.000 over 0 queries)."""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("# nothing yet\n\n", encoding="utf-8")
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_text('{"query": "scrape a page", "expected": ["x"]}\n', encoding="utf-8")
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"query":' * 5000 + "\n", encoding="utf-8")
+    line = one_error_line(cli("bench", "recall", "seed-demo", "--queries", str(empty)))
+    assert line.startswith(f"toolsearch: error: {empty}: no queries"), line
+    line = one_error_line(cli("bench", "recall", "seed-demo", "--queries", str(wrong)))
+    assert line == f"toolsearch: error: {wrong}:1: no 'gold', 'gold_tools' or " \
+                   "'gold_qualified_any_of'", line
+    line = one_error_line(cli("bench", "recall", "seed-demo", "--queries", str(deep)))
+    assert line == f"toolsearch: error: {deep}: a line is nested too deeply", line
+    # checked before the sources: a missing SOURCE is not what is reported
+    line = one_error_line(cli("bench", "recall", str(tmp_path / "nope.yaml"), "--queries",
+                              str(empty)))
+    assert "no queries" in line
