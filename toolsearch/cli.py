@@ -106,6 +106,9 @@ def _toolsets(workspace: Workspace, option: str, value: str | None) -> list[str]
     names = _split_csv(value)
     if names is None:
         return None
+    if not names:  # `--scope ""` (an unset shell variable) would silently scope out everything
+        raise CliError(f"{option}: names no toolset (give TOOLSET,...; have: "
+                       f"{', '.join(workspace.toolset_ids())})")
     found = []
     for name in names:
         toolset = workspace.resolve_toolset(name)
@@ -497,6 +500,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_parser(parser: argparse.ArgumentParser,
+                    args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)parser of the command *args* ran: ``bench recall``'s, ``tune``'s, or the top."""
+    found = parser
+    for dest in ("command", "bench"):
+        actions = [a for a in found._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, dest, None)
+        if not actions or name is None or name not in actions[0].choices:
+            break
+        found = actions[0].choices[name]
+    return found
+
+
 def _looks_like_source(word: str) -> bool:
     from .sources.samples import is_sample_name
 
@@ -527,7 +543,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return 1
         words = ["tui", *words]  # `toolsearch SOURCE...`: the app on those sources (a missing
         # file gets tui's one-line error)
-    args = parser.parse_args(words)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:  # named by the subcommand's parser, so the hint is its --help
+        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         args = parser.parse_args(["tui", *words])
     try:

@@ -121,3 +121,26 @@ def test_bench_recall_query_file_errors_are_one_plain_line(tmp_path: Path) -> No
     line = one_error_line(cli("bench", "recall", str(tmp_path / "nope.yaml"), "--queries",
                               str(empty)))
     assert "no queries" in line
+
+
+def test_an_empty_scope_is_refused_not_read_as_nothing_in_scope() -> None:
+    """``--scope "$UNSET"`` used to put every toolset out of scope, silently (exit 0)."""
+    for value in ("", " , "):
+        line = one_error_line(cli("assemble", "seed-demo", "--scope", value))
+        assert line == "toolsearch: error: --scope: names no toolset (give TOOLSET,...; have: " \
+                       "hermes-core, mcp-firecrawl, mcp-xactions)", line
+    line = one_error_line(cli("search", "seed-demo", "-q", "x", "--detach", ""))
+    assert line.startswith("toolsearch: error: --detach: names no toolset"), line
+
+
+def test_an_unknown_option_points_at_its_command_help() -> None:
+    """The hint after "unrecognized arguments" names the subcommand's --help, as every other
+    usage error does (it named the top-level --help)."""
+    cases = {("assemble", "seed-demo", "--bogus"): "toolsearch assemble --help",
+             ("bench", "recall", "seed-demo", "--bogus"): "toolsearch bench recall --help",
+             ("samples", "extra"): "toolsearch samples --help",
+             ("--bogus",): "toolsearch --help"}
+    for argv, hint in cases.items():
+        line = one_error_line(cli(*argv))
+        assert line.startswith("toolsearch: error: unrecognized arguments: ") and \
+            line.endswith(f"(see {hint})"), line
