@@ -144,3 +144,20 @@ def test_an_unknown_option_points_at_its_command_help() -> None:
         line = one_error_line(cli(*argv))
         assert line.startswith("toolsearch: error: unrecognized arguments: ") and \
             line.endswith(f"(see {hint})"), line
+
+
+def test_snapshot_force_over_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    """--force backs the old file up first: the backup read a FIFO (or a link to /dev/zero)
+    without a check, and blocked forever (or filled memory)."""
+    fifo = tmp_path / "out.yaml"
+    os.mkfifo(fifo)
+    os.symlink("/dev/zero", tmp_path / "zero.yaml")
+    def entries() -> list[tuple[str, int]]:  # never read: reading the FIFO would block
+        return sorted((p.name, p.lstat().st_mode) for p in tmp_path.iterdir())
+
+    before = entries()
+    for name in ("out.yaml", "zero.yaml"):
+        run = cli("snapshot", "quickstart", "-o", str(tmp_path / name), "--force", timeout=30)
+        assert one_error_line(run) == f"toolsearch: error: {tmp_path / name}: not a regular " \
+                                      "file; refusing to replace it"
+    assert entries() == before

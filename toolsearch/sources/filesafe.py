@@ -130,11 +130,16 @@ def write_backup(path: Path, *, shown: Path | None = None) -> Path | None:
     source = target_of(Path(path))
     try:
         info = os.stat(source)
-        data = source.read_bytes()
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise SourceError(f"{shown}: cannot read for a backup: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):  # a FIFO would block the read, /dev/zero fill memory
+        raise SourceError(f"{shown}: not a regular file; refusing to replace it")
+    try:
+        data = read_bounded(source, "file to back up", limit=max(info.st_size, MAX_FILE_BYTES))
+    except SourceError as exc:
+        raise SourceError(f"{shown}: cannot read for a backup: {exc}") from None
     backup = backup_path_for(Path(path))
     try:
         existing = os.lstat(backup)
