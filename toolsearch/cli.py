@@ -560,6 +560,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
         message = str(exc) if isinstance(exc, CliError | SourceError) else \
             f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, OSError) and exc.strerror:  # "PATH: Permission denied", as the
+            message = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+            # shell says it, not "PermissionError: [Errno 13] ..."
         sys.stderr.write(f"toolsearch: error: {' '.join(message.split())}\n")
         return 1
 

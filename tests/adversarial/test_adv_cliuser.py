@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import sys
 from pathlib import Path
 
 from adv_helpers import cli, one_error_line, snapshot_files
@@ -161,3 +162,44 @@ def test_snapshot_force_over_a_fifo_is_refused_without_blocking(tmp_path: Path) 
         assert one_error_line(run) == f"toolsearch: error: {tmp_path / name}: not a regular " \
                                       "file; refusing to replace it"
     assert entries() == before
+
+
+def _without_root_powers(*argv: str) -> list[str]:
+    """``python -m toolsearch ARGV`` as root without the capabilities that bypass file modes
+    (so a mode of 000 denies, as it does for a user); skipped where that is not possible."""
+    import shutil
+
+    import pytest
+
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        pytest.skip("needs root and setpriv to drop the file-mode override")
+    return [setpriv, "--bounding-set", "-dac_override,-dac_read_search,-fowner", sys.executable,
+            "-m", "toolsearch", *argv]
+
+
+def test_permission_denied_is_one_plain_line(tmp_path: Path) -> None:
+    """A file in a folder the user may not enter raised PermissionError out of pathlib's
+    exists() ("PermissionError: [Errno 13] ..."), and a locked dump folder read as "no server
+    dumps found"."""
+    import subprocess
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "config.yaml").write_text("mcp_servers: {}\n", encoding="utf-8")
+    cases = {
+        ("assemble", str(locked / "config.yaml")): f"{locked / 'config.yaml'}: cannot read: "
+                                                   "Permission denied",
+        ("assemble", str(locked)): f"{locked}: cannot read: Permission denied",
+        ("snapshot", "quickstart", "-o", str(locked / "out.yaml")):
+            f"{locked / 'out.yaml'}: cannot write: Permission denied",
+    }
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    locked.chmod(0)
+    try:
+        for argv, message in cases.items():
+            proc = subprocess.run(_without_root_powers(*argv), capture_output=True, text=True,
+                                  timeout=60, env=env)
+            assert (proc.returncode, proc.stderr) == (1, f"toolsearch: error: {message}\n"), proc
+    finally:
+        locked.chmod(0o755)

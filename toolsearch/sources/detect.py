@@ -101,12 +101,20 @@ def is_url(spec: str) -> bool:
 def resolve_path(spec: str) -> Path:
     """The file behind a SOURCE: an existing path, else a sample catalog's file."""
     path = Path(spec).expanduser()
-    if path.exists():
+    try:  # os.lstat: pathlib's exists() raises PermissionError (a folder on the way locked)
+        os.lstat(path)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG, errno.ELOOP):
+            raise SourceError(f"{spec}: cannot read: {exc.strerror or exc}") from None
+        listed = False
+    else:
+        listed = True
+    if listed and os.path.exists(path):
         return path
     sample = sample_path(spec)
     if sample is not None:
         return sample
-    if path.is_symlink():  # exists() is False for a dangling link or a loop of links
+    if listed:  # it is there, but leads nowhere: a dangling link or a loop of links  # exists() is False for a dangling link or a loop of links
         try:
             path.resolve(strict=True)
         except RuntimeError:  # Python 3.11-3.12 report a loop so
@@ -127,7 +135,9 @@ def resolve_source(spec: str) -> ResolvedSource:
     if is_url(spec):
         return ResolvedSource(spec, URL)
     path = resolve_path(spec)
-    if path.is_dir():
+    if os.path.isdir(path):
+        if not os.access(path, os.R_OK | os.X_OK):  # else "no server dumps found"
+            raise SourceError(f"{path}: cannot read: Permission denied")
         return ResolvedSource(spec, DUMP_DIR, path)
     data, warnings, lossy = read_document(path)
     kind = detect_kind(data)
