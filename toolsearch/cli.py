@@ -63,12 +63,29 @@ def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
 def _overrides(assignments: Sequence[str] | None) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for text in assignments or ():
+        _refuse_alias_bomb(text)
         try:
             key, value = parse_assignment(bounded_assignment(text))
         except ValueError as exc:
             raise CliError(str(exc)) from None
         changes[key] = value
     return changes
+
+
+def _refuse_alias_bomb(text: str) -> None:
+    """A ``--set`` value is read as YAML: one whose aliases expand past the bounds a file has
+    (``defer=[&a [x,x,...], &b [*a,*a,...], ...]``) is refused, never expanded in memory."""
+    key, _, value = text.partition("=")
+    if "&" not in value or "*" not in value:
+        return
+    from .sources.safe_yaml import YamlRefused, load_yaml
+
+    try:
+        load_yaml(value)
+    except YamlRefused as exc:
+        raise CliError(f"--set {key.strip()}: {exc}") from None
+    except Exception:  # noqa: BLE001 - not valid YAML, or too deep: parse_assignment decides
+        return
 
 
 def _split_csv(value: str | None) -> list[str] | None:

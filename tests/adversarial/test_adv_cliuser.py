@@ -203,3 +203,29 @@ def test_permission_denied_is_one_plain_line(tmp_path: Path) -> None:
             assert (proc.returncode, proc.stderr) == (1, f"toolsearch: error: {message}\n"), proc
     finally:
         locked.chmod(0o755)
+
+
+def _alias_bomb(levels: int = 9) -> str:
+    parts = ['&l0 ["x","x","x","x","x","x","x","x","x"]']
+    parts += [f"&l{i} [" + ",".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, levels)]
+    return "[" + ", ".join(parts) + "]"
+
+
+def test_a_set_value_that_is_an_alias_bomb_is_refused() -> None:
+    """``--set`` reads its value as YAML, with PyYAML's unbounded alias expansion: under the
+    latest profile (which reads ``defer``) nine lines of aliases took over a minute and
+    1.8 GB. A file's bounds now apply to it too; a small alias still works."""
+    run = cli("assemble", "seed-demo", "--profile", "latest", "--set", f"defer={_alias_bomb()}",
+              timeout=30)
+    assert one_error_line(run) == "toolsearch: error: --set defer: refused: YAML aliases " \
+                                  "expand to over 100,000 extra nodes (an alias bomb?)"
+    run = cli("assemble", "seed-demo", "--profile", "latest", "--set", "defer=[&a x, *a]",
+              "--json")
+    assert run.returncode == 0 and run.json()["config"]["defer"] == ["x"]  # type: ignore[index]
+
+
+def test_a_set_value_nested_too_deeply_is_one_line() -> None:
+    deep = "[" * 20000 + "]" * 20000
+    line = one_error_line(cli("assemble", "seed-demo", "--profile", "latest", "--set",
+                              f"defer={deep}"))
+    assert line == "toolsearch: error: --set defer: the value is nested too deeply to read"
