@@ -229,3 +229,31 @@ def test_a_set_value_nested_too_deeply_is_one_line() -> None:
     line = one_error_line(cli("assemble", "seed-demo", "--profile", "latest", "--set",
                               f"defer={deep}"))
     assert line == "toolsearch: error: --set defer: the value is nested too deeply to read"
+
+
+def test_tune_save_into_a_catalog_keeps_crlf_and_bom(tmp_path: Path) -> None:
+    """The Hermes config's save kept CRLF line ends and a UTF-8 BOM; a catalog's own
+    ``tool_search`` save dropped the BOM and wrote its new line with a bare LF."""
+    crlf = tmp_path / "crlf.yaml"
+    crlf.write_bytes(b"toolsets: []\r\ntool_search: {threshold_pct: 5}\r\nname: x\r\n")
+    inserted = tmp_path / "inserted.yaml"
+    inserted.write_bytes(b"toolsets: []\r\nname: x\r\n")
+    bom = tmp_path / "bom.yaml"
+    bom.write_bytes(codecs.BOM_UTF8 + b"toolsets: []\ntool_search: {threshold_pct: 5}\n")
+    for path in (crlf, inserted, bom):
+        run = cli("tune", str(path), "--set", "threshold_pct=3", "--save")
+        assert run.returncode == 0, run
+    assert crlf.read_bytes() == b"toolsets: []\r\ntool_search: {threshold_pct: 3}\r\nname: x\r\n"
+    assert inserted.read_bytes() == b"tool_search: {threshold_pct: 3}\r\ntoolsets: []\r\n" \
+                                    b"name: x\r\n"
+    assert bom.read_bytes() == codecs.BOM_UTF8 + b"toolsets: []\ntool_search: " \
+                                                 b"{threshold_pct: 3}\n"
+
+
+def test_a_second_yaml_document_is_named_plainly(tmp_path: Path) -> None:
+    """PyYAML's half sentence ("not valid YAML or JSON: but found another document")."""
+    path = tmp_path / "config.yaml"
+    path.write_text("---\nmcp_servers: {}\n...\n---\nother: 1\n", encoding="utf-8")
+    assert one_error_line(cli("assemble", str(path))) == \
+        f"toolsearch: error: {path}: holds more than one YAML document (another starts at " \
+        "line 4); a source is one document"

@@ -164,6 +164,10 @@ def _parse_text(path: Path, text: str) -> Any:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        if problem == "but found another document":  # PyYAML's second half of a sentence
+            at = f" at line {mark.line + 1}" if mark else ""
+            raise SourceError(f"{path}: holds more than one YAML document (another starts{at}); "
+                              "a source is one document") from None
         raise SourceError(f"{path}: not valid YAML or JSON: {problem}{where}") from None
 
 
