@@ -97,6 +97,11 @@ def _split_csv(value: str | None) -> list[str] | None:
 def _warn_read_as(changes: Mapping[str, Any] | None, config: Any) -> None:
     """A warning for each ``--set`` Hermes does not read as given (defaulted, clamped)."""
     for key, value in (changes or {}).items():
+        if key == "defer" and not config.profile.has_defer_list:
+            readers = [n for n in PROFILE_NAMES if get_profile(n).has_defer_list]
+            _warn(f"--set defer: the {config.profile.name} profile has no defer list and does "
+                  f"not read it (no effect; --profile {' or '.join(readers)} reads it)")
+            continue
         note = read_as_note(key, value, config)
         if note:
             _warn(f"--set {note}")
@@ -337,18 +342,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
                      "binding": r.budget.binding if r.budget else None,
                      "listing_tokens": r.listing.tokens if r.listing else 0,
                      "config": state.config.to_raw(), "which": label})
-    saved = None
-    if args.save:
-        from .sources import hermes_config_path
-        from .sources.save_target import save_into
-
-        target = Path(args.config) if args.config else (hermes_config_path([args.source])
-                                                        or Path(args.source))
-        clamped = after.config.to_raw()
-        result, block = save_into(target, {k: clamped[k] for k in changes if k in clamped})
-        saved = {"path": str(result.path), "backup": str(result.backup_path) if
-                 result.backup_path else None, "changed_keys": list(result.changed_keys),
-                 "block": block}
+    saved = _tune_save(args, changes, after) if args.save else None
     if args.json:
         _print_json({"before": rows[0], "after": rows[1], "saved": saved})
         return 0
@@ -359,13 +353,34 @@ def cmd_tune(args: argparse.Namespace) -> int:
         old, new = rows[0]["config"].get(key), rows[1]["config"].get(key)
         if old != new:
             print(f"  {key}: {old} -> {new}")
-    if saved and not saved["changed_keys"]:
+    if saved and not saved["changed_keys"] and not any(k in rows[1]["config"] for k in changes):
+        print(f"nothing saved: no --set value can be written (not written: {saved['path']})")
+    elif saved and not saved["changed_keys"]:
         print(f"nothing changed: {saved['path']} already holds these values (not written)")
     elif saved:
         print(f"saved {saved['block']} to {saved['path']} (backup: {saved['backup']})")
     elif changes:
         print("(not saved; add --save to write the Hermes config)")
     return 0
+
+
+def _tune_save(args: argparse.Namespace, changes: Mapping[str, Any],
+               after: SessionState) -> dict[str, Any]:
+    from .sources import hermes_config_path
+    from .sources.save_target import save_into
+
+    target = Path(args.config) if args.config else (hermes_config_path([args.source])
+                                                    or Path(args.source))
+    clamped = after.config.to_raw()
+    values = {k: clamped[k] for k in changes if k in clamped}
+    for key in changes.keys() - values.keys():  # defer: unread, or read as unset
+        _warn(f"--set {key}: not saved (" + (
+            "this profile does not read it" if not after.config.profile.has_defer_list
+            else "it reads as unset, the curated default") + ")")
+    result, block = save_into(target, values)
+    return {"path": str(result.path), "backup": str(result.backup_path) if
+            result.backup_path else None, "changed_keys": list(result.changed_keys),
+            "block": block}
 
 
 def cmd_samples(args: argparse.Namespace) -> int:

@@ -257,3 +257,27 @@ def test_a_second_yaml_document_is_named_plainly(tmp_path: Path) -> None:
     assert one_error_line(cli("assemble", str(path))) == \
         f"toolsearch: error: {path}: holds more than one YAML document (another starts at " \
         "line 4); a source is one document"
+
+
+def test_a_defer_the_profile_cannot_take_is_said_not_saved(tmp_path: Path) -> None:
+    """Under seed (no defer list) ``--set defer=[...]`` did nothing, silently, and
+    ``--save`` then claimed the file "already holds these values"; under latest a defer that
+    reads as unset said the same while the file held another list."""
+    config = tmp_path / "config.yaml"
+    config.write_text("mcp_servers: {}\ntools:\n  tool_search:\n    defer: [a, b]\n",
+                      encoding="utf-8")
+    before = snapshot_files(tmp_path)
+    run = cli("tune", str(config), "--set", "defer=[c]", "--save")
+    assert run.returncode == 0, run
+    assert "toolsearch: warning: --set defer: the seed profile has no defer list and does not " \
+           "read it (no effect; --profile latest reads it)" in run.stderr_lines()
+    assert "toolsearch: warning: --set defer: not saved (this profile does not read it)" \
+        in run.stderr_lines()
+    assert "already holds" not in run.stdout
+    assert f"nothing saved: no --set value can be written (not written: {config})" in run.stdout
+    run = cli("tune", str(config), "--profile", "latest", "--set", "defer=c", "--save")
+    assert run.returncode == 0, run
+    assert "already holds" not in run.stdout and "nothing saved" in run.stdout
+    assert "toolsearch: warning: --set defer: not saved (it reads as unset, the curated " \
+           "default)" in run.stderr_lines()
+    assert snapshot_files(tmp_path) == before
