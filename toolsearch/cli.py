@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import importlib
 import json
 import logging
@@ -569,9 +570,14 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 "samples", "bench", "serve"}
     if words and words[0] not in commands and not words[0].startswith("-"):
         if not (_looks_like_source(words[0]) or any(c in words[0] for c in "./\\")):
+            from .sources.samples import list_samples
+
+            close = difflib.get_close_matches(words[0], [*sorted(commands), *list_samples()],
+                                              n=1, cutoff=0.75)
+            hint = f"did you mean {close[0]!r}? " if close else ""
             print(f"toolsearch: error: {words[0]!r} is not a command, a file or a sample "
-                  f"catalog (commands: {', '.join(sorted(commands))}; see toolsearch --help)",
-                  file=sys.stderr)
+                  f"catalog ({hint}commands: {', '.join(sorted(commands))}; see toolsearch "
+                  "--help)", file=sys.stderr)
             return 1
         words = ["tui", *words]  # `toolsearch SOURCE...`: the app on those sources (a missing
         # file gets tui's one-line error)

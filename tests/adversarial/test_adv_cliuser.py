@@ -281,3 +281,14 @@ def test_a_defer_the_profile_cannot_take_is_said_not_saved(tmp_path: Path) -> No
     assert "toolsearch: warning: --set defer: not saved (it reads as unset, the curated " \
            "default)" in run.stderr_lines()
     assert snapshot_files(tmp_path) == before
+
+
+def test_a_misspelt_command_or_sample_gets_did_you_mean() -> None:
+    """Tools had *Did you mean*; a misspelt command or sample name only got the full lists."""
+    line = one_error_line(cli("assemblee", "seed-demo"))
+    assert "'assemblee' is not a command, a file or a sample catalog (did you mean " \
+           "'assemble'? commands:" in line, line
+    line = one_error_line(cli("assemble", "seed-dem"))
+    assert "seed-dem: no such file, and not a sample catalog (did you mean 'seed-demo'? " \
+           "samples:" in line, line
+    assert "did you mean" not in one_error_line(cli("assemble", "nothing-like-it"))

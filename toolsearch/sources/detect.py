@@ -3,6 +3,7 @@ MCP URL), and its kind detected from the *content*, not the file name."""
 
 from __future__ import annotations
 
+import difflib
 import errno
 import os
 import re
@@ -123,8 +124,11 @@ def resolve_path(spec: str) -> Path:
             reason = "a symlink loop" if exc.errno == errno.ELOOP else \
                 f"a symlink to {os.readlink(path)!r}, which does not exist"
             raise SourceError(f"{spec}: {reason}; nothing to read") from None
+    close = difflib.get_close_matches(spec, list_samples(), n=1, cutoff=0.75)
+    hint = f"did you mean {close[0]!r}? " if close else ""
     samples = ", ".join(list_samples()) or "none installed"
-    raise SourceError(f"{spec}: no such file, and not a sample catalog (samples: {samples})")
+    raise SourceError(f"{spec}: no such file, and not a sample catalog ({hint}samples: "
+                      f"{samples})")
 
 
 def resolve_source(spec: str) -> ResolvedSource:
