@@ -553,6 +553,10 @@ def _looks_like_source(word: str) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdout is None:  # started with stdout closed (`>&-`): every print would fail
+        if sys.stderr is not None:
+            sys.stderr.write("toolsearch: error: standard output is closed\n")
+        return 1
     handle_sigterm()
     restore = harden_streams(escape_stdout="--json" not in (sys.argv[1:] if argv is None
                                                              else argv))

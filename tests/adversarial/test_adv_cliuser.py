@@ -292,3 +292,16 @@ def test_a_misspelt_command_or_sample_gets_did_you_mean() -> None:
     assert "seed-dem: no such file, and not a sample catalog (did you mean 'seed-demo'? " \
            "samples:" in line, line
     assert "did you mean" not in one_error_line(cli("assemble", "nothing-like-it"))
+
+
+def test_a_closed_stdout_is_one_line() -> None:
+    """``toolsearch samples >&-`` said "AttributeError: 'NoneType' object has no attribute
+    'write'"."""
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.run([sys.executable, "-m", "toolsearch", "samples"], stdout=None,
+                          stderr=subprocess.PIPE, text=True, timeout=60, env=env,
+                          preexec_fn=lambda: os.close(1))
+    assert (proc.returncode, proc.stderr) == (1, "toolsearch: error: standard output is "
+                                                 "closed\n"), proc
