@@ -332,6 +332,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     changes = _overrides(args.set)
     if not changes:
         raise CliError("tune needs at least one --set KEY=VALUE")
+    if args.save and not args.config and "://" in args.source:  # before any server starts
+        raise CliError("--save writes a Hermes config.yaml or a YAML catalog, and SOURCE is "
+                       "a URL: name the file with --config PATH")
     before = build_state(args, [args.source], apply_set=False)
     after = before.with_config(**changes)
     _warn_read_as(changes, after.config)
@@ -579,7 +582,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
             close = difflib.get_close_matches(words[0], [*sorted(commands), *list_samples()],
                                               n=1, cutoff=0.75)
             hint = f"did you mean {close[0]!r}? " if close else ""
-            print(f"toolsearch: error: {words[0]!r} is not a command, a file or a sample "
+            from .sources.redact import redact_text
+
+            print(f"toolsearch: error: {redact_text(repr(words[0]))} is not a command, a file "
+                  "or a sample "
                   f"catalog ({hint}commands: {', '.join(sorted(commands))}; see toolsearch "
                   "--help)", file=sys.stderr)
             return 1
@@ -602,10 +608,14 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
         message = str(exc) if isinstance(exc, CliError | SourceError) else \
             f"{type(exc).__name__}: {exc}"
+        from .sources.redact import redact_text
+
         if isinstance(exc, OSError) and exc.strerror:  # "PATH: Permission denied", as the
             message = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
             # shell says it, not "PermissionError: [Errno 13] ..."
-        sys.stderr.write(f"toolsearch: error: {' '.join(message.split())}\n")
+        # A SOURCE echoed back may be a URL with credentials that is no http(s) URL (a typo,
+        # "HTTPS://", "ws://"): redacted as every other printed form is.
+        sys.stderr.write(f"toolsearch: error: {redact_text(' '.join(message.split()))}\n")
         return 1
 
 

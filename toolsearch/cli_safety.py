@@ -25,9 +25,12 @@ class OneLineParser(argparse.ArgumentParser):
     multi-line usage dump and status 2)."""
 
     def error(self, message: str) -> NoReturn:
+        from .sources.redact import redact_text  # an argument echoed back may hold a secret
+
         where = self.prog.removeprefix("toolsearch").strip()
         hint = f" (see toolsearch {where + ' ' if where else ''}--help)"
-        sys.stderr.write(f"toolsearch: error: {shown(message, one_line=True)}{hint}\n")
+        sys.stderr.write(f"toolsearch: error: {redact_text(shown(message, one_line=True))}"
+                         f"{hint}\n")
         sys.exit(1)
 
 

@@ -305,3 +305,24 @@ def test_a_closed_stdout_is_one_line() -> None:
                           preexec_fn=lambda: os.close(1))
     assert (proc.returncode, proc.stderr) == (1, "toolsearch: error: standard output is "
                                                  "closed\n"), proc
+
+
+def test_a_source_echoed_in_an_error_keeps_its_credentials_hidden() -> None:
+    """A URL SOURCE that is no http(s) URL (a typo, ``ws://``) was echoed in "no such file",
+    credentials and all; so was one in "unrecognized arguments", and ``tune URL --save``
+    printed it with its ``//`` folded, past the URL redaction."""
+    secret, query = "S3cretPW99", "QSECRET12345"
+    runs = [
+        cli("assemble", f"htp://alice:{secret}@example.com/mcp?api_key={query}"),
+        cli("assemble", f"ws://alice:{secret}@example.com/mcp"),
+        cli(f"htp://alice:{secret}@example.com/mcp"),
+        cli("assemble", "seed-demo", "--bogus", f"https://alice:{secret}@example.com/"),
+        cli("tune", f"https://alice:{secret}@127.0.0.1:9/mcp", "--set", "threshold_pct=3",
+            "--save", "--timeout", "2"),
+    ]
+    for run in runs:
+        line = one_error_line(run)
+        assert secret not in line and query not in line, line
+        assert "alice" not in line, line
+    assert one_error_line(runs[-1]) == "toolsearch: error: --save writes a Hermes config.yaml " \
+        "or a YAML catalog, and SOURCE is a URL: name the file with --config PATH"
