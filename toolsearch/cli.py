@@ -16,6 +16,7 @@ from typing import Any
 
 from . import __version__
 from .cli_safety import (
+    SCRUB,
     OneLineParser,
     bounded_assignment,
     finite_seconds,
@@ -87,6 +88,13 @@ def _refuse_alias_bomb(text: str) -> None:
         raise CliError(f"--set {key.strip()}: {exc}") from None
     except Exception:  # noqa: BLE001 - not valid YAML, or too deep: parse_assignment decides
         return
+
+
+def _redacted(text: str) -> str:
+    """*text* with any secret in it redacted (a SOURCE or an argument echoed in an error)."""
+    from .sources.redact import redact_text
+
+    return redact_text(text)
 
 
 def _split_csv(value: str | None) -> list[str] | None:
@@ -455,6 +463,8 @@ def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool =
 
 
 def build_parser() -> argparse.ArgumentParser:
+    if _redacted not in SCRUB:
+        SCRUB.append(_redacted)
     parser = OneLineParser(
         prog="toolsearch",
         description="Operator's workbench for progressive tool disclosure (Hermes tool search). "
@@ -582,9 +592,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
             close = difflib.get_close_matches(words[0], [*sorted(commands), *list_samples()],
                                               n=1, cutoff=0.75)
             hint = f"did you mean {close[0]!r}? " if close else ""
-            from .sources.redact import redact_text
-
-            print(f"toolsearch: error: {redact_text(repr(words[0]))} is not a command, a file "
+            print(f"toolsearch: error: {_redacted(repr(words[0]))} is not a command, a file "
                   "or a sample "
                   f"catalog ({hint}commands: {', '.join(sorted(commands))}; see toolsearch "
                   "--help)", file=sys.stderr)
@@ -608,14 +616,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
         message = str(exc) if isinstance(exc, CliError | SourceError) else \
             f"{type(exc).__name__}: {exc}"
-        from .sources.redact import redact_text
-
         if isinstance(exc, OSError) and exc.strerror:  # "PATH: Permission denied", as the
             message = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
             # shell says it, not "PermissionError: [Errno 13] ..."
         # A SOURCE echoed back may be a URL with credentials that is no http(s) URL (a typo,
         # "HTTPS://", "ws://"): redacted as every other printed form is.
-        sys.stderr.write(f"toolsearch: error: {redact_text(' '.join(message.split()))}\n")
+        sys.stderr.write(f"toolsearch: error: {_redacted(' '.join(message.split()))}\n")
         return 1
 
 
