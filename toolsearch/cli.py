@@ -269,6 +269,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
         raise CliError("explain needs at least one SOURCE and a TOOL name")
     state = build_state(args, specs)
     explanation = state.explain(tool)
+    if explanation.status == "unknown" and _looks_like_source(tool):
+        _warn(f"{tool!r} is a SOURCE, read here as the TOOL name: the TOOL comes last "
+              "(toolsearch explain SOURCE... TOOL)")
     if args.json:
         _print_json(explanation.as_json())
         return 0 if explanation.status != "unknown" else 1

@@ -326,3 +326,14 @@ def test_a_source_echoed_in_an_error_keeps_its_credentials_hidden() -> None:
         assert "alice" not in line, line
     assert one_error_line(runs[-1]) == "toolsearch: error: --save writes a Hermes config.yaml " \
         "or a YAML catalog, and SOURCE is a URL: name the file with --config PATH"
+
+
+def test_explain_with_a_source_last_says_the_tool_comes_last() -> None:
+    """``explain seed-demo five-servers`` (the TOOL forgotten) explained a tool named
+    "five-servers" as unknown and said nothing else."""
+    run = cli("explain", "seed-demo", "five-servers")
+    assert run.returncode == 1
+    assert run.stderr_lines() == ["toolsearch: warning: 'five-servers' is a SOURCE, read here "
+                                  "as the TOOL name: the TOOL comes last (toolsearch explain "
+                                  "SOURCE... TOOL)"], run.stderr
+    assert cli("explain", "seed-demo", "mcp__firecrawl__scrape").stderr == ""
