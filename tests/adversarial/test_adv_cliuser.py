@@ -337,3 +337,25 @@ def test_explain_with_a_source_last_says_the_tool_comes_last() -> None:
                                   "as the TOOL name: the TOOL comes last (toolsearch explain "
                                   "SOURCE... TOOL)"], run.stderr
     assert cli("explain", "seed-demo", "mcp__firecrawl__scrape").stderr == ""
+
+
+def test_a_quoted_off_tool_search_reads_and_saves_as_hermes_reads_it(tmp_path: Path) -> None:
+    """``tools: {tool_search: "off"}`` is a string, which Hermes reads as the defaults with
+    enabled auto (REFERENCE §2); toolsearch showed tool search off, and --save turned the
+    string into ``enabled: off``, switching Hermes' tool search off. A plain ``off`` (YAML
+    1.1's False) stays off."""
+    quoted = tmp_path / "quoted.yaml"
+    quoted.write_text("mcp_servers: {}\ntools:\n  tool_search: 'off'\n", encoding="utf-8")
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("mcp_servers: {}\ntools:\n  tool_search: off\n", encoding="utf-8")
+    run = cli("assemble", str(quoted), "--json")
+    assert run.json()["config"]["enabled"] == "auto"  # type: ignore[index]
+    assert "tools.tool_search is 'off', not a mapping: Hermes reads it as the defaults " \
+           "(enabled auto); to set it, write `enabled: off` under tools.tool_search" in run.stderr
+    assert cli("assemble", str(plain), "--json").json()["config"]["enabled"] == "off"  # type: ignore[index]
+    for path in (quoted, plain):
+        assert cli("tune", str(path), "--set", "threshold_pct=3", "--save").returncode == 0
+    assert quoted.read_text(encoding="utf-8") == \
+        "mcp_servers: {}\ntools:\n  tool_search:\n    threshold_pct: 3\n"
+    assert plain.read_text(encoding="utf-8") == \
+        "mcp_servers: {}\ntools:\n  tool_search:\n    enabled: 'off'\n    threshold_pct: 3\n"

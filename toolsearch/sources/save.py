@@ -173,7 +173,12 @@ def _update(data: Any, values: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     elif not isinstance(tools, dict):
         raise SourceError("'tools' is not a mapping; refusing to rewrite it")
     block = tools.get("tool_search")
-    legacy_off = block is False or str(block).strip().lower() in ("false", "off", "no")
+    # Hermes' PyYAML reads a plain `off`/`no`/`false` as False (enabled off); ruamel (YAML
+    # 1.2) gives the word. A quoted "off" is a string, which Hermes reads as enabled auto.
+    from ruamel.yaml.scalarstring import ScalarString
+
+    legacy_off = block is False or (isinstance(block, str) and not isinstance(
+        block, ScalarString) and block.strip().lower() in ("false", "off", "no"))
     if not isinstance(block, dict):
         block = CommentedMap()
         tools["tool_search"] = block
