@@ -84,6 +84,11 @@ def _emit(args: argparse.Namespace, result: Any, text: str | None = None) -> Non
 
 def _real_dir(args: argparse.Namespace) -> Path | None:
     if getattr(args, "catalogs", None):
+        if not Path(args.catalogs).is_dir():  # named, so not the silent "generated only"
+            from .cli import CliError
+
+            raise CliError(f"--catalogs {args.catalogs}: no such folder (a folder of tool "
+                           "dumps)")
         return Path(args.catalogs)
     shared = shared_dir()
     return shared / "catalogs" / "real" if shared else None
@@ -100,11 +105,31 @@ def run_bench(args: argparse.Namespace) -> int:
     return _run_operator_bench(args)
 
 
+#: The largest generated catalog ``bench speed --sizes`` builds (memory grows with it).
+MAX_BENCH_SIZE = 200_000
+
+
+def _sizes(text: str) -> list[int]:
+    """``--sizes N,N,...``: whole numbers from 1 to :data:`MAX_BENCH_SIZE` (0 or a negative
+    size failed with an IndexError after the real catalogs' runs; a huge one filled memory)."""
+    from .cli import CliError
+
+    try:
+        sizes = [int(n) for n in text.split(",") if n.strip()]
+    except ValueError:
+        raise CliError(f"--sizes takes whole numbers, got {text!r}") from None
+    wrong = [n for n in sizes if not 1 <= n <= MAX_BENCH_SIZE]
+    if wrong:
+        raise CliError(f"--sizes: each size is 1 to {MAX_BENCH_SIZE:,} tools (got {wrong[0]})")
+    return sizes
+
+
 def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
     quiet = (lambda _line: None) if args.json else print
     if args.bench == "speed":
         from .sources.catalog_file import load_dump_dir
 
+        sizes = _sizes(args.sizes)  # checked before the real catalogs load
         real_dir = _real_dir(args)
         real = ws = None
         if real_dir is not None and real_dir.is_dir():
@@ -112,10 +137,6 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
             real = (ws.tool_defs(), ws.registry())
         else:
             quiet("(no ../shared/catalogs/real here: generated catalogs only)")
-        try:
-            sizes = [int(n) for n in args.sizes.split(",") if n.strip()]
-        except ValueError:
-            raise ValueError(f"--sizes takes whole numbers, got {args.sizes!r}") from None
         results = module.run_speed(real, quiet, sizes=sizes)
         if ws is not None:
             results["real"]["session_tuning_change_ms"] = module.measure_tuning(ws)

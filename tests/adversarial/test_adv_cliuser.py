@@ -359,3 +359,18 @@ def test_a_quoted_off_tool_search_reads_and_saves_as_hermes_reads_it(tmp_path: P
         "mcp_servers: {}\ntools:\n  tool_search:\n    threshold_pct: 3\n"
     assert plain.read_text(encoding="utf-8") == \
         "mcp_servers: {}\ntools:\n  tool_search:\n    enabled: 'off'\n    threshold_pct: 3\n"
+
+
+def test_bench_speed_checks_its_arguments_first(tmp_path: Path) -> None:
+    """``--sizes 0`` ended in "IndexError: Cannot choose from an empty sequence" after the
+    real catalogs' runs; ``--catalogs`` naming no folder was ignored ("generated only")."""
+    for sizes, message in (("0", "--sizes: each size is 1 to 200,000 tools (got 0)"),
+                           ("5,-1", "--sizes: each size is 1 to 200,000 tools (got -1)"),
+                           ("10000000", "--sizes: each size is 1 to 200,000 tools (got "
+                                        "10000000)"),
+                           ("abc", "--sizes takes whole numbers, got 'abc'")):
+        assert one_error_line(cli("bench", "speed", "--sizes", sizes)) == \
+            f"toolsearch: error: {message}"
+    missing = tmp_path / "nope"
+    assert one_error_line(cli("bench", "speed", "--sizes", "1", "--catalogs", str(missing))) == \
+        f"toolsearch: error: --catalogs {missing}: no such folder (a folder of tool dumps)"
