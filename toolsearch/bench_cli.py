@@ -84,11 +84,6 @@ def _emit(args: argparse.Namespace, result: Any, text: str | None = None) -> Non
 
 def _real_dir(args: argparse.Namespace) -> Path | None:
     if getattr(args, "catalogs", None):
-        if not Path(args.catalogs).is_dir():  # named, so not the silent "generated only"
-            from .cli import CliError
-
-            raise CliError(f"--catalogs {args.catalogs}: no such folder (a folder of tool "
-                           "dumps)")
         return Path(args.catalogs)
     shared = shared_dir()
     return shared / "catalogs" / "real" if shared else None
@@ -135,6 +130,8 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
         if real_dir is not None and real_dir.is_dir():
             ws = load_dump_dir(real_dir)
             real = (ws.tool_defs(), ws.registry())
+        elif real_dir is not None:  # named: say which folder is missing
+            quiet(f"(--catalogs {real_dir}: no such folder: generated catalogs only)")
         else:
             quiet("(no ../shared/catalogs/real here: generated catalogs only)")
         results = module.run_speed(real, quiet, sizes=sizes)
