@@ -100,22 +100,40 @@ def run_bench(args: argparse.Namespace) -> int:
     return _run_operator_bench(args)
 
 
+#: The largest generated catalog ``bench speed --sizes`` builds (memory grows with it).
+MAX_BENCH_SIZE = 200_000
+
+
+def _sizes(text: str) -> list[int]:
+    """``--sizes N,N,...``: whole numbers from 1 to :data:`MAX_BENCH_SIZE` (0 or a negative
+    size failed with an IndexError after the real catalogs' runs; a huge one filled memory)."""
+    from .cli import CliError
+
+    try:
+        sizes = [int(n) for n in text.split(",") if n.strip()]
+    except ValueError:
+        raise CliError(f"--sizes takes whole numbers, got {text!r}") from None
+    wrong = [n for n in sizes if not 1 <= n <= MAX_BENCH_SIZE]
+    if wrong:
+        raise CliError(f"--sizes: each size is 1 to {MAX_BENCH_SIZE:,} tools (got {wrong[0]})")
+    return sizes
+
+
 def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
     quiet = (lambda _line: None) if args.json else print
     if args.bench == "speed":
         from .sources.catalog_file import load_dump_dir
 
+        sizes = _sizes(args.sizes)  # checked before the real catalogs load
         real_dir = _real_dir(args)
         real = ws = None
         if real_dir is not None and real_dir.is_dir():
             ws = load_dump_dir(real_dir)
             real = (ws.tool_defs(), ws.registry())
+        elif real_dir is not None:  # named: say which folder is missing
+            quiet(f"(--catalogs {real_dir}: no such folder: generated catalogs only)")
         else:
             quiet("(no ../shared/catalogs/real here: generated catalogs only)")
-        try:
-            sizes = [int(n) for n in args.sizes.split(",") if n.strip()]
-        except ValueError:
-            raise ValueError(f"--sizes takes whole numbers, got {args.sizes!r}") from None
         results = module.run_speed(real, quiet, sizes=sizes)
         if ws is not None:
             results["real"]["session_tuning_change_ms"] = module.measure_tuning(ws)
@@ -156,10 +174,21 @@ def _run_operator_bench(args: argparse.Namespace) -> int:
         from .cli import load_workspace
         from .session import SessionState
 
+        queries: tuple[recall.Query, ...] = ()
+        if args.bench == "recall":  # the query file first: a bad one fails before any server
+            from .cli import CliError  # starts, in one line without a Python type name
+
+            try:
+                queries = recall.load_queries(Path(args.queries))
+            except (ValueError, RecursionError) as exc:
+                raise CliError(str(exc) if isinstance(exc, ValueError) else
+                               f"{args.queries}: a line is nested too deeply") from None
+            if not queries:
+                raise CliError(f"{args.queries}: no queries (JSON lines such as "
+                               '{"query": "...", "gold": ["TOOL"]})')
         ws = load_workspace(args.sources, timeout=args.timeout)
         state = SessionState.from_workspace(ws, profile=args.profile, context_length=args.context)
         if args.bench == "recall":
-            queries = recall.load_queries(Path(args.queries))
             started = time.perf_counter()
             report = recall.run_recall(state, queries, args.profile)
             seconds = time.perf_counter() - started

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import importlib
 import json
 import logging
@@ -15,6 +16,7 @@ from typing import Any
 
 from . import __version__
 from .cli_safety import (
+    SCRUB,
     OneLineParser,
     bounded_assignment,
     finite_seconds,
@@ -63,12 +65,36 @@ def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
 def _overrides(assignments: Sequence[str] | None) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for text in assignments or ():
+        _refuse_alias_bomb(text)
         try:
             key, value = parse_assignment(bounded_assignment(text))
         except ValueError as exc:
             raise CliError(str(exc)) from None
         changes[key] = value
     return changes
+
+
+def _refuse_alias_bomb(text: str) -> None:
+    """A ``--set`` value is read as YAML: one whose aliases expand past the bounds a file has
+    (``defer=[&a [x,x,...], &b [*a,*a,...], ...]``) is refused, never expanded in memory."""
+    key, _, value = text.partition("=")
+    if "&" not in value or "*" not in value:
+        return
+    from .sources.safe_yaml import YamlRefused, load_yaml
+
+    try:
+        load_yaml(value)
+    except YamlRefused as exc:
+        raise CliError(f"--set {key.strip()}: {exc}") from None
+    except Exception:  # noqa: BLE001 - not valid YAML, or too deep: parse_assignment decides
+        return
+
+
+def _redacted(text: str) -> str:
+    """*text* with any secret in it redacted (a SOURCE or an argument echoed in an error)."""
+    from .sources.redact import redact_text
+
+    return redact_text(text)
 
 
 def _split_csv(value: str | None) -> list[str] | None:
@@ -80,6 +106,11 @@ def _split_csv(value: str | None) -> list[str] | None:
 def _warn_read_as(changes: Mapping[str, Any] | None, config: Any) -> None:
     """A warning for each ``--set`` Hermes does not read as given (defaulted, clamped)."""
     for key, value in (changes or {}).items():
+        if key == "defer" and not config.profile.has_defer_list:
+            readers = [n for n in PROFILE_NAMES if get_profile(n).has_defer_list]
+            _warn(f"--set defer: the {config.profile.name} profile has no defer list and does "
+                  f"not read it (no effect; --profile {' or '.join(readers)} reads it)")
+            continue
         note = read_as_note(key, value, config)
         if note:
             _warn(f"--set {note}")
@@ -106,6 +137,9 @@ def _toolsets(workspace: Workspace, option: str, value: str | None) -> list[str]
     names = _split_csv(value)
     if names is None:
         return None
+    if not names:  # `--scope ""` (an unset shell variable) would silently scope out everything
+        raise CliError(f"{option}: names no toolset (give TOOLSET,...; have: "
+                       f"{', '.join(workspace.toolset_ids())})")
     found = []
     for name in names:
         toolset = workspace.resolve_toolset(name)
@@ -235,6 +269,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
         raise CliError("explain needs at least one SOURCE and a TOOL name")
     state = build_state(args, specs)
     explanation = state.explain(tool)
+    if explanation.status == "unknown" and _looks_like_source(tool):
+        _warn(f"{tool!r} is a SOURCE, read here as the TOOL name: the TOOL comes last "
+              "(toolsearch explain SOURCE... TOOL)")
     if args.json:
         _print_json(explanation.as_json())
         return 0 if explanation.status != "unknown" else 1
@@ -306,6 +343,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     changes = _overrides(args.set)
     if not changes:
         raise CliError("tune needs at least one --set KEY=VALUE")
+    if args.save and not args.config and "://" in args.source:  # before any server starts
+        raise CliError("--save writes a Hermes config.yaml or a YAML catalog, and SOURCE is "
+                       "a URL: name the file with --config PATH")
     before = build_state(args, [args.source], apply_set=False)
     after = before.with_config(**changes)
     _warn_read_as(changes, after.config)
@@ -317,18 +357,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
                      "binding": r.budget.binding if r.budget else None,
                      "listing_tokens": r.listing.tokens if r.listing else 0,
                      "config": state.config.to_raw(), "which": label})
-    saved = None
-    if args.save:
-        from .sources import hermes_config_path
-        from .sources.save_target import save_into
-
-        target = Path(args.config) if args.config else (hermes_config_path([args.source])
-                                                        or Path(args.source))
-        clamped = after.config.to_raw()
-        result, block = save_into(target, {k: clamped[k] for k in changes if k in clamped})
-        saved = {"path": str(result.path), "backup": str(result.backup_path) if
-                 result.backup_path else None, "changed_keys": list(result.changed_keys),
-                 "block": block}
+    saved = _tune_save(args, changes, after) if args.save else None
     if args.json:
         _print_json({"before": rows[0], "after": rows[1], "saved": saved})
         return 0
@@ -339,13 +368,34 @@ def cmd_tune(args: argparse.Namespace) -> int:
         old, new = rows[0]["config"].get(key), rows[1]["config"].get(key)
         if old != new:
             print(f"  {key}: {old} -> {new}")
-    if saved and not saved["changed_keys"]:
+    if saved and not saved["changed_keys"] and not any(k in rows[1]["config"] for k in changes):
+        print(f"nothing saved: no --set value can be written (not written: {saved['path']})")
+    elif saved and not saved["changed_keys"]:
         print(f"nothing changed: {saved['path']} already holds these values (not written)")
     elif saved:
         print(f"saved {saved['block']} to {saved['path']} (backup: {saved['backup']})")
     elif changes:
         print("(not saved; add --save to write the Hermes config)")
     return 0
+
+
+def _tune_save(args: argparse.Namespace, changes: Mapping[str, Any],
+               after: SessionState) -> dict[str, Any]:
+    from .sources import hermes_config_path
+    from .sources.save_target import save_into
+
+    target = Path(args.config) if args.config else (hermes_config_path([args.source])
+                                                    or Path(args.source))
+    clamped = after.config.to_raw()
+    values = {k: clamped[k] for k in changes if k in clamped}
+    for key in changes.keys() - values.keys():  # defer: unread, or read as unset
+        _warn(f"--set {key}: not saved (" + (
+            "this profile does not read it" if not after.config.profile.has_defer_list
+            else "it reads as unset, the curated default") + ")")
+    result, block = save_into(target, values)
+    return {"path": str(result.path), "backup": str(result.backup_path) if
+            result.backup_path else None, "changed_keys": list(result.changed_keys),
+            "block": block}
 
 
 def cmd_samples(args: argparse.Namespace) -> int:
@@ -416,6 +466,8 @@ def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool =
 
 
 def build_parser() -> argparse.ArgumentParser:
+    if _redacted not in SCRUB:
+        SCRUB.append(_redacted)
     parser = OneLineParser(
         prog="toolsearch",
         description="Operator's workbench for progressive tool disclosure (Hermes tool search). "
@@ -497,6 +549,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_parser(parser: argparse.ArgumentParser,
+                    args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)parser of the command *args* ran: ``bench recall``'s, ``tune``'s, or the top."""
+    found = parser
+    for dest in ("command", "bench"):
+        actions = [a for a in found._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, dest, None)
+        if not actions or name is None or name not in actions[0].choices:
+            break
+        found = actions[0].choices[name]
+    return found
+
+
 def _looks_like_source(word: str) -> bool:
     from .sources.samples import is_sample_name
 
@@ -504,6 +569,10 @@ def _looks_like_source(word: str) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdout is None:  # started with stdout closed (`>&-`): every print would fail
+        if sys.stderr is not None:
+            sys.stderr.write("toolsearch: error: standard output is closed\n")
+        return 1
     handle_sigterm()
     restore = harden_streams(escape_stdout="--json" not in (sys.argv[1:] if argv is None
                                                              else argv))
@@ -521,13 +590,21 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 "samples", "bench", "serve"}
     if words and words[0] not in commands and not words[0].startswith("-"):
         if not (_looks_like_source(words[0]) or any(c in words[0] for c in "./\\")):
-            print(f"toolsearch: error: {words[0]!r} is not a command, a file or a sample "
-                  f"catalog (commands: {', '.join(sorted(commands))}; see toolsearch --help)",
-                  file=sys.stderr)
+            from .sources.samples import list_samples
+
+            close = difflib.get_close_matches(words[0], [*sorted(commands), *list_samples()],
+                                              n=1, cutoff=0.75)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            print(f"toolsearch: error: {_redacted(repr(words[0]))} is not a command, a file "
+                  "or a sample "
+                  f"catalog ({hint}commands: {', '.join(sorted(commands))}; see toolsearch "
+                  "--help)", file=sys.stderr)
             return 1
         words = ["tui", *words]  # `toolsearch SOURCE...`: the app on those sources (a missing
         # file gets tui's one-line error)
-    args = parser.parse_args(words)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:  # named by the subcommand's parser, so the hint is its --help
+        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         args = parser.parse_args(["tui", *words])
     try:
@@ -542,7 +619,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
         message = str(exc) if isinstance(exc, CliError | SourceError) else \
             f"{type(exc).__name__}: {exc}"
-        sys.stderr.write(f"toolsearch: error: {' '.join(message.split())}\n")
+        if isinstance(exc, OSError) and exc.strerror:  # "PATH: Permission denied", as the
+            message = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+            # shell says it, not "PermissionError: [Errno 13] ..."
+        # A SOURCE echoed back may be a URL with credentials that is no http(s) URL (a typo,
+        # "HTTPS://", "ws://"): redacted as every other printed form is.
+        sys.stderr.write(f"toolsearch: error: {_redacted(' '.join(message.split()))}\n")
         return 1
 
 

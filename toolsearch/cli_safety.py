@@ -20,6 +20,11 @@ from .textsafe import shown
 MAX_SET_DIGITS = 18
 
 
+#: Applied to every usage error before it is printed: the CLI installs its redaction here
+#: (this module imports no engine module, so it cannot import the redaction itself).
+SCRUB: list[Callable[[str], str]] = []
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 1 (never the
     multi-line usage dump and status 2)."""
@@ -27,7 +32,10 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         where = self.prog.removeprefix("toolsearch").strip()
         hint = f" (see toolsearch {where + ' ' if where else ''}--help)"
-        sys.stderr.write(f"toolsearch: error: {shown(message, one_line=True)}{hint}\n")
+        text = shown(message, one_line=True)
+        for scrub in SCRUB:  # an argument echoed back may hold a secret
+            text = scrub(text)
+        sys.stderr.write(f"toolsearch: error: {text}{hint}\n")
         sys.exit(1)
 
 

@@ -256,6 +256,8 @@ def parse_assignment(text: str) -> tuple[str, Any]:
         parsed = yaml.safe_load(value) if value.strip() else ""
     except yaml.YAMLError:
         parsed = value
+    except RecursionError:
+        raise ValueError(f"--set {key}: the value is nested too deeply to read") from None
     if key in ("enabled", "listing") and isinstance(parsed, bool):
         parsed = str(parsed)  # inside the dict a YAML bool becomes "True" -> on
     return key, parsed

@@ -25,6 +25,7 @@ a warning naming the file and the entry goes to ``Workspace.warnings``, e.g.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -95,8 +96,26 @@ def read_document(path: Path) -> tuple[Any, list[str], bool]:
     return hit[0], list(hit[1]), hit[2]
 
 
+#: Byte-order marks of the wider encodings YAML and JSON allow (UTF-32 first: its
+#: little-endian mark starts with UTF-16's), as a Windows editor saves "Unicode" text.
+WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+             (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def wide_encoding(raw: bytes) -> str | None:
+    """``"utf-16"`` or ``"utf-32"`` when *raw* starts with that encoding's byte-order mark."""
+    return next((name for bom, name in WIDE_BOMS if raw.startswith(bom)), None)
+
+
 def _decode_and_parse(path: Path, raw: bytes) -> tuple[Any, list[str], bool]:
     warnings: list[str] = []
+    wide = wide_encoding(raw)
+    if wide is not None:
+        try:
+            return _parsed_text(path, raw.decode(wide)), warnings, False
+        except UnicodeDecodeError as exc:
+            raise SourceError(f"{path}: starts with a {wide.upper()} byte-order mark but is "
+                              f"not valid {wide.upper()} (byte {exc.start})") from None
     try:
         text = raw.decode("utf-8-sig")
         lossy = False
@@ -107,10 +126,14 @@ def _decode_and_parse(path: Path, raw: bytes) -> tuple[Any, list[str], bool]:
             f"{path.name}: not valid UTF-8 (first bad byte at offset {exc.start}); "
             "undecodable bytes replaced, entries containing them skipped"
         )
+    return _parsed_text(path, text), warnings, lossy
+
+
+def _parsed_text(path: Path, text: str) -> Any:
+    text = text.removeprefix("\ufeff")
     if not text.strip():
         raise SourceError(f"{path}: file is empty")
-    data = _parse(path, text)
-    return data, warnings, lossy
+    return _parse(path, text)
 
 
 def _parse(path: Path, text: str) -> Any:
@@ -141,6 +164,10 @@ def _parse_text(path: Path, text: str) -> Any:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        if problem == "but found another document":  # PyYAML's second half of a sentence
+            at = f" at line {mark.line + 1}" if mark else ""
+            raise SourceError(f"{path}: holds more than one YAML document (another starts{at}); "
+                              "a source is one document") from None
         raise SourceError(f"{path}: not valid YAML or JSON: {problem}{where}") from None
 
 

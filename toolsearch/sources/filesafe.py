@@ -59,7 +59,7 @@ def read_bounded(path: Path, what: str = "file", limit: int = MAX_FILE_BYTES) ->
 def target_of(path: Path) -> Path:
     """Where writing *path* lands: a symlink's final target, else the path itself."""
     path = Path(path)
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    return Path(os.path.realpath(path)) if os.path.islink(path) else path
 
 
 def check_writable(path: Path, shown: Path | None = None) -> os.stat_result | None:
@@ -71,7 +71,7 @@ def check_writable(path: Path, shown: Path | None = None) -> os.stat_result | No
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise SourceError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+        raise SourceError(f"{shown}: cannot write: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
         raise SourceError(f"{shown}: not a regular file; refusing to replace it")
     if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
@@ -130,11 +130,16 @@ def write_backup(path: Path, *, shown: Path | None = None) -> Path | None:
     source = target_of(Path(path))
     try:
         info = os.stat(source)
-        data = source.read_bytes()
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise SourceError(f"{shown}: cannot read for a backup: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):  # a FIFO would block the read, /dev/zero fill memory
+        raise SourceError(f"{shown}: not a regular file; refusing to replace it")
+    try:
+        data = read_bounded(source, "file to back up", limit=max(info.st_size, MAX_FILE_BYTES))
+    except SourceError as exc:
+        raise SourceError(f"{shown}: cannot read for a backup: {exc}") from None
     backup = backup_path_for(Path(path))
     try:
         existing = os.lstat(backup)

@@ -77,9 +77,15 @@ def tool_search_block(data: Mapping[str, Any], source: str = "config.yaml") -> t
         return {}, ()
     if raw is False:
         return {"enabled": "off"}, ()
+    # Hermes (REFERENCE §2): any other non-mapping, a quoted "off" included, is the defaults
+    # with enabled auto; reading "off" as off would show tool search off where Hermes runs it.
     text = str(raw).strip().lower()
-    if text in ("on", "off", "auto", "true", "false", "yes", "no", "1", "0"):
-        return {"enabled": raw}, ()
+    word = {"true": "on", "yes": "on", "1": "on", "false": "off", "no": "off", "0": "off"}.get(
+        text, text)
+    if word in ("on", "off", "auto"):
+        return None, (f"{source}: tools.tool_search is {raw!r}, not a mapping: Hermes reads it "
+                      f"as the defaults (enabled auto); to set it, write `enabled: {word}` "
+                      "under tools.tool_search",)
     return None, (f"{source}: tools.tool_search ignored: expected a mapping, "
                   f"got {type(raw).__name__}",)
 

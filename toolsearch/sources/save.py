@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ from toolsearch.tooldefs import thaw
 
 from .errors import SourceError
 from .filesafe import atomic_replace, check_writable, write_backup
+from .redact import redact_text
 from .safe_yaml import YamlRefused, load_yaml
 
 BACKUP_SUFFIX = ".bak"
@@ -95,6 +97,9 @@ def _plain_value(value: Any) -> Any:
     return value
 
 
+_DUPLICATE_KEY = re.compile(r'found duplicate key ("[^"\n]{0,200}")')
+
+
 def _rt_yaml(text: str) -> tuple[Any, Any]:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
@@ -114,7 +119,12 @@ def _rt_yaml(text: str) -> tuple[Any, Any]:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise SourceError(f"not valid YAML: {problem}{where}") from None
+        duplicate = _DUPLICATE_KEY.match(problem)
+        if duplicate:  # ruamel quotes both values, which may hold an env token: never shown
+            raise SourceError(f"has a duplicate key {redact_text(duplicate.group(1))}{where} "
+                              "(Hermes reads only the last one); refusing to rewrite it "
+                              "until one is removed") from None
+        raise SourceError(f"not valid YAML: {redact_text(problem)}{where}") from None
     except Exception as exc:  # noqa: BLE001 - ruamel raises assorted errors on odd input
         raise SourceError(f"cannot parse for a safe round-trip: {exc}") from None
     return rt, data
@@ -163,7 +173,12 @@ def _update(data: Any, values: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     elif not isinstance(tools, dict):
         raise SourceError("'tools' is not a mapping; refusing to rewrite it")
     block = tools.get("tool_search")
-    legacy_off = block is False or str(block).strip().lower() in ("false", "off", "no")
+    # Hermes' PyYAML reads a plain `off`/`no`/`false` as False (enabled off); ruamel (YAML
+    # 1.2) gives the word. A quoted "off" is a string, which Hermes reads as enabled auto.
+    from ruamel.yaml.scalarstring import ScalarString
+
+    legacy_off = block is False or (isinstance(block, str) and not isinstance(
+        block, ScalarString) and block.strip().lower() in ("false", "off", "no"))
     if not isinstance(block, dict):
         block = CommentedMap()
         tools["tool_search"] = block

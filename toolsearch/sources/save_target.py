@@ -22,7 +22,7 @@ CATALOG_BLOCK = "tool_search (the catalog's own, top level)"
 def save_kind(path: Path) -> str:
     """``"hermes"`` or ``"catalog"`` for a file ``tune --save`` may write; SourceError
     naming what the file is otherwise."""
-    from .catalog_file import read_document
+    from .catalog_file import read_document, wide_encoding
 
     path = Path(path)
     if not path.is_file():
@@ -37,6 +37,11 @@ def save_kind(path: Path) -> str:
                           "(--save writes only a Hermes config.yaml or a YAML catalog)")
     if lossy:
         raise SourceError(f"{path}: not valid UTF-8; refusing to rewrite it")
+    with path.open("rb") as handle:  # read (so a regular file) by read_document just above
+        wide = wide_encoding(handle.read(4))
+    if wide is not None:
+        raise SourceError(f"{path}: is {wide.upper()} text; refusing to rewrite it (--save "
+                          "rewrites only UTF-8 files, and would change its encoding)")
     return "catalog" if kind == CATALOG else "hermes"
 
 
@@ -52,7 +57,15 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
     keys and comments kept; verified before anything is written; backup and atomic write)."""
     shown = Path(config_path)
     path = shown.resolve() if shown.is_symlink() else shown
-    text = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise SourceError(f"{shown}: not valid UTF-8; refusing to rewrite it") from None
+    bom = text.startswith("\ufeff")  # kept, as the Hermes config's save keeps them
+    text = text.removeprefix("\ufeff")
+    crlf = "\r\n" in text
+    if crlf:
+        text = text.replace("\r\n", "\n")
     try:
         before = _plain(text)
         rt, document = _rt_yaml(text)
@@ -87,9 +100,11 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
     if new_text is None:
         raise SourceError(f"{shown}: refusing to save: the rewrite would not keep every other "
                           "key exactly as it was")
+    if crlf:
+        new_text = new_text.replace("\n", "\r\n")
     check_writable(path, shown)
     backup = write_backup(path, shown=shown)
-    atomic_replace(path, new_text.encode("utf-8"), shown=shown)
+    atomic_replace(path, (("\ufeff" if bom else "") + new_text).encode("utf-8"), shown=shown)
     return SaveResult(shown, backup, tuple(changed))
 
 
