@@ -13,9 +13,10 @@ import contextvars
 import logging
 import os
 import re
+import signal
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, cast
 
@@ -46,6 +47,9 @@ _SERVER_LOG: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
     "toolsearch_server_log", default=None)
 #: SDK log records kept per server (the rest are only counted).
 MAX_LOG_LINES = 20
+#: The stdio server processes the SDK started in this context (see :func:`_tracked_spawn`).
+_SPAWNED: contextvars.ContextVar[list[_Spawned] | None] = contextvars.ContextVar(
+    "toolsearch_spawned", default=None)
 
 
 class _SdkLogRouter(logging.Handler):
@@ -78,6 +82,10 @@ for _name in ("mcp", "client"):  # the SDK's loggers ("client" is its session lo
     _logger.propagate = False
 
 DEFAULT_TIMEOUT = 15.0
+#: A stdio server whose own process has exited is given up this long after its exit when its
+#: session has not ended by then: a process it started (in its group or a new session) holds
+#: its stdout open, so no end of file tells the session the server is gone.
+EXITED_GRACE = 1.0
 #: After a server writes a non-JSON-RPC line, how long it still gets to answer.
 GARBAGE_GRACE = 2.0
 #: Shutdown of a stdio server: the SDK waits this long after closing stdin, then as long
@@ -273,6 +281,8 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
     stderr = config.redact(stderr)
     if garbage:
         reason = f"wrote non-MCP output on stdout: {_one_line(config.redact(garbage[0]), 80)!r}"
+    elif isinstance(exc, ServerExited):
+        reason = str(exc)
     elif isinstance(exc, TimeoutError):
         reason = f"no answer within {timeout:g} s"
     elif isinstance(exc, OSError):
@@ -298,6 +308,104 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
     return _one_line(config.redact(reason))
 
 
+class ServerExited(RuntimeError):
+    """A stdio server's own process exited while its stdout stayed open."""
+
+
+@dataclass
+class _Spawned:
+    """A stdio server process, and the pipe its stdout writes to (``pipe:[inode]``, read from
+    ``/proc`` at once; "" where there is no ``/proc``)."""
+
+    process: Any
+    stdout_pipe: str = ""
+
+
+def _fd_link(pid: int | str, fd: int | str) -> str:
+    try:
+        return os.readlink(f"/proc/{pid}/fd/{fd}")
+    except OSError:
+        return ""
+
+
+def _tracked_spawn() -> None:
+    """The SDK's stdio client starts a server through a module function it looks up at each
+    start; wrapped, every process it starts is recorded in the context's :data:`_SPAWNED`."""
+    import mcp.client.stdio as sdk_stdio
+
+    spawn = getattr(sdk_stdio, "_create_platform_compatible_process", None)
+    if spawn is None or getattr(spawn, "_toolsearch_tracked", False):
+        return
+
+    async def tracked(*args: Any, **kwargs: Any) -> Any:
+        process = await spawn(*args, **kwargs)
+        sink = _SPAWNED.get()
+        if sink is not None:
+            pipe = _fd_link(process.pid, 1)
+            sink.append(_Spawned(process, pipe if pipe.startswith("pipe:") else ""))
+        return process
+
+    tracked._toolsearch_tracked = True  # type: ignore[attr-defined]
+    setattr(sdk_stdio, "_create_platform_compatible_process", tracked)  # noqa: B010
+
+
+def _stdout_writers(pipe: str) -> list[int]:
+    """Other processes holding the write end of the pipe *pipe* (``pipe:[inode]``)."""
+    found: list[int] = []
+    me = os.getpid()
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit() and int(p) != me]
+    except OSError:
+        return found
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            if _fd_link(pid, fd) != pipe:
+                continue
+            try:
+                with open(f"/proc/{pid}/fdinfo/{fd}", encoding="ascii") as info:
+                    flags = next((int(ln.split()[1], 8) for ln in info
+                                  if ln.startswith("flags:")), 0)
+            except (OSError, ValueError, IndexError):
+                continue
+            if flags & os.O_ACCMODE == os.O_WRONLY:
+                found.append(int(pid))
+                break
+    return found
+
+
+def _reap_leftovers(spawned: Sequence[_Spawned]) -> None:
+    """Once the SDK has stopped a stdio server: kill what the server left behind. The SDK
+    kills the server's process group only when the server itself outlived the shutdown; a
+    server that exited first leaves its children (a wrapper script's real server, a helper)
+    running, and a child that started its own session escapes the group. Every process
+    left in the group, and every process still holding the server's stdout, is killed."""
+    for entry in spawned:
+        with suppress(ProcessLookupError, PermissionError, OSError):
+            os.killpg(entry.process.pid, signal.SIGKILL)  # the group's id is the server's pid
+        if entry.stdout_pipe:
+            for pid in _stdout_writers(entry.stdout_pipe):
+                with suppress(ProcessLookupError, PermissionError, OSError):
+                    os.kill(pid, signal.SIGKILL)
+
+
+async def _watch_exit(spawned: Sequence[_Spawned], closing: anyio.Event) -> None:
+    """Give up a server whose own process exited while its session goes on (its stdout held
+    open by a process it started): :data:`EXITED_GRACE` after the exit. Once the session is
+    closing (the server is told to exit), its exit is no news."""
+    while not spawned or spawned[0].process.returncode is None:
+        await anyio.sleep(0.1)
+    entry = spawned[0]
+    await anyio.sleep(EXITED_GRACE)
+    if closing.is_set():
+        return
+    raise ServerExited(f"server exited with code {entry.process.returncode} while a process it "
+                       "started kept its stdout open")
+
+
 @asynccontextmanager
 async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
                       message_handler: Callable[[Any], Awaitable[None]] | None = None,
@@ -314,6 +422,8 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
         raise ValueError(config.problem)
     _bound_sdk_shutdown()
     _linear_sdk_stdout()
+    _tracked_spawn()
+    spawned: list[_Spawned] = []
     async with AsyncExitStack() as stack:
         transport: Any
         if config.transport == "stdio":
@@ -324,6 +434,7 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
             errlog: Any = stderr if stderr is not None else stack.enter_context(
                 open(os.devnull, "wb"))
             transport = stdio_client(params, errlog=errlog)
+            stack.callback(_reap_leftovers, spawned)  # runs after the transport's own stop
         elif config.transport == "sse":
             transport = sse_client(config.url, headers=dict(config.headers) or None)
         elif config.transport == "http":
@@ -334,7 +445,26 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
             raise ValueError(f"unknown transport {config.transport!r}")
         client = Client(transport, cache=None, message_handler=cast(Any, message_handler),
                         client_info=types.Implementation(name="toolsearch", version="0.1.0"))
-        yield await stack.enter_async_context(client)
+        if config.transport != "stdio":
+            yield await stack.enter_async_context(client)
+            return
+        closing = anyio.Event()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_watch_exit, spawned, closing)
+            token = _SPAWNED.set(spawned)  # the SDK starts the server as the client opens
+            reset = False
+            try:
+                async with client as entered:
+                    _SPAWNED.reset(token)
+                    reset = True
+                    try:
+                        yield entered
+                    finally:
+                        closing.set()
+            finally:
+                if not reset:
+                    _SPAWNED.reset(token)
+            tg.cancel_scope.cancel()
 
 
 class _WholeLines(TextReceiveStream):

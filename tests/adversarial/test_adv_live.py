@@ -1,0 +1,101 @@
+"""Live sources against real misbehaving servers (``servers/live_hostile.py``, a raw stdio
+server, and ``servers/live_http_hostile.py``, a raw HTTP endpoint), through the CLI as the
+operator runs it: one line naming the server, bounded time, no leftover process, no secret."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from adv_helpers import (
+    PYTHON,
+    SERVERS,
+    cli,
+    free_port,
+    listening,
+    no_leftovers,
+    wait_until,
+    write_yaml_config,
+)
+
+SECRET = "sekritVALUE-4f9a2c7e1b"
+
+
+def hostile(mode: str, marker: str, *extra: str) -> dict[str, object]:
+    return {"command": PYTHON,
+            "args": [str(SERVERS / "live_hostile.py"), "--mode", mode, "--marker", marker,
+                     *extra],
+            "env": {"API_KEY": SECRET}}
+
+
+def warning_for(run_stderr: str, server: str) -> str:
+    lines = [ln for ln in run_stderr.splitlines() if ln.startswith(f"toolsearch: warning: {server}:")]
+    assert len(lines) == 1, run_stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("mode", ["group-child", "orphan-child"])
+def test_a_server_that_exits_while_its_child_holds_stdout(tmp_path: Path, marker: str,
+                                                          mode: str) -> None:
+    """The server exits at once; a process it started (in its group, or in a session of its
+    own) keeps the server's stdout open, so no end of file ever comes. The server is given
+    up a second after its exit, not at the timeout, and the child is killed."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers",
+                               {"gone": hostile(mode, marker)})
+    run = cli("assemble", str(config), "--timeout", "30")
+    assert run.returncode == 0, run
+    line = warning_for(run.stderr, "gone")
+    assert "server exited with code 0" in line, line
+    assert run.seconds < 15, run.seconds
+    assert "Traceback" not in run.output and SECRET not in run.output
+    no_leftovers(marker)
+
+
+def test_a_child_left_in_the_servers_group_is_killed(tmp_path: Path, marker: str) -> None:
+    """A server (a wrapper script, say) that starts a helper in its process group and exits
+    when its stdin closes: the helper does not outlive the command."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers",
+                               {"wrapped": hostile("helper-child", marker)})
+    run = cli("assemble", str(config), "--timeout", "20")
+    assert run.returncode == 0 and "connected" in run.stdout, run
+    no_leftovers(marker)
+
+
+def test_a_call_to_a_server_that_exits_leaving_a_child_ends_early(tmp_path: Path,
+                                                                 marker: str) -> None:
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers",
+                               {"gone": hostile("call-orphan", marker)})
+    run = cli("call", str(config), "tool_call",
+              '{"name": "mcp__gone__echo", "arguments": {}}', "--timeout", "30")
+    assert "server exited with code 0" in run.output, run
+    assert run.seconds < 20, run.seconds
+    assert "Traceback" not in run.output and SECRET not in run.output
+    no_leftovers(marker)
+
+
+def test_a_malformed_url_is_that_servers_error_row(tmp_path: Path, marker: str) -> None:
+    """``urlsplit`` raising on one server's URL used to end the whole command with
+    ``toolsearch: error: ValueError: Invalid IPv6 URL`` (no server named, no other server
+    loaded)."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers", {
+        "v6": {"url": "http://[::1/mcp?api_key=" + SECRET},
+        "ftp": {"url": "ftp://127.0.0.1/x"},
+        "port": {"type": "http", "url": "http://127.0.0.1:99999/mcp"},
+        "good": hostile("reply", marker)})
+    run = cli("assemble", str(config), "--timeout", "20")
+    assert run.returncode == 0, run
+    assert "invalid url" in warning_for(run.stderr, "v6")
+    assert "not http or https" in warning_for(run.stderr, "ftp")
+    assert "invalid url" in warning_for(run.stderr, "port")
+    assert "mcp__good__echo" in run.stdout
+    assert "Traceback" not in run.output and SECRET not in run.output
+    no_leftovers(marker)
+
+
+def _http_endpoint(mode: str) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    proc = subprocess.Popen([PYTHON, str(SERVERS / "live_http_hostile.py"), str(port), mode],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert wait_until(lambda: listening(port), 20), "the HTTP endpoint did not start"
+    return proc, port
