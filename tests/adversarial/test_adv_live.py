@@ -15,6 +15,7 @@ from adv_helpers import (
     free_port,
     listening,
     no_leftovers,
+    stop,
     wait_until,
     write_yaml_config,
 )
@@ -99,3 +100,22 @@ def _http_endpoint(mode: str) -> tuple[subprocess.Popen[bytes], int]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert wait_until(lambda: listening(port), 20), "the HTTP endpoint did not start"
     return proc, port
+
+
+@pytest.mark.parametrize(("mode", "reason"), [("401", "HTTP 401 Unauthorized"),
+                                              ("500", "HTTP 500 Internal Server Error")])
+def test_an_http_error_status_is_named(tmp_path: Path, mode: str, reason: str) -> None:
+    """The SDK turns any non-2xx answer into "server error -32603: Server returned an error
+    response"; the operator needs the status (a 401 means a wrong token). The 500 body
+    echoes the Authorization header: nothing of it is shown."""
+    proc, port = _http_endpoint(mode)
+    try:
+        config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers", {"web": {
+            "url": f"http://127.0.0.1:{port}/mcp", "headers": {"Authorization": f"Bearer {SECRET}"}}})
+        run = cli("assemble", str(config), "--timeout", "20")
+    finally:
+        stop(proc)
+    assert run.returncode == 0, run
+    line = warning_for(run.stderr, "web")
+    assert line.endswith(f"failed: {reason}"), line
+    assert "Traceback" not in run.output and SECRET not in run.output

@@ -236,7 +236,8 @@ def _leaves(exc: BaseException) -> list[BaseException]:
         chain: BaseException | None = current
         while chain is not None and chain not in found and len(found) < 50:
             found.append(chain)
-            chain = chain.__cause__ or chain.__context__
+            chain = chain.__cause__ or (None if chain.__suppress_context__ else
+                                        chain.__context__)
     return found
 
 
@@ -281,7 +282,7 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
     stderr = config.redact(stderr)
     if garbage:
         reason = f"wrote non-MCP output on stdout: {_one_line(config.redact(garbage[0]), 80)!r}"
-    elif isinstance(exc, ServerExited):
+    elif isinstance(exc, ServerExited | HttpStatus):
         reason = str(exc)
     elif isinstance(exc, TimeoutError):
         reason = f"no answer within {timeout:g} s"
@@ -310,6 +311,14 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
 
 class ServerExited(RuntimeError):
     """A stdio server's own process exited while its stdout stayed open."""
+
+
+class HttpStatus(RuntimeError):
+    """An HTTP server answered an MCP request with an error status (401, 500, ...), which the
+    SDK reports only as "Server returned an error response"."""
+
+
+_SDK_HTTP_STAND_IN = "server returned an error response"
 
 
 @dataclass
@@ -406,6 +415,18 @@ async def _watch_exit(spawned: Sequence[_Spawned], closing: anyio.Event) -> None
                        "started kept its stdout open")
 
 
+def _http_status(exc: BaseException, statuses: Sequence[str]) -> str:
+    """The HTTP status behind the SDK's stand-in error for a non-2xx answer, if that is what
+    *exc* is (a JSON-RPC error the server sent in the body is its own and is kept)."""
+    from mcp.shared.exceptions import MCPError
+
+    leaf = _leaf(exc)
+    if statuses and isinstance(leaf, MCPError) and \
+            str(leaf.message).strip().lower() == _SDK_HTTP_STAND_IN:
+        return statuses[-1]
+    return ""
+
+
 @asynccontextmanager
 async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
                       message_handler: Callable[[Any], Awaitable[None]] | None = None,
@@ -438,13 +459,29 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
         elif config.transport == "sse":
             transport = sse_client(config.url, headers=dict(config.headers) or None)
         elif config.transport == "http":
+            statuses: list[str] = []
+
+            async def note_status(response: httpx2.Response) -> None:
+                if response.status_code >= 400:
+                    statuses.append(f"HTTP {response.status_code} {response.reason_phrase}".strip())
+
             http = await stack.enter_async_context(httpx2.AsyncClient(
-                headers=dict(config.headers), timeout=httpx2.Timeout(30.0, read=300.0)))
+                headers=dict(config.headers), timeout=httpx2.Timeout(30.0, read=300.0),
+                event_hooks={"response": [note_status]}))
             transport = streamable_http_client(config.url, http_client=http)
         else:
             raise ValueError(f"unknown transport {config.transport!r}")
         client = Client(transport, cache=None, message_handler=cast(Any, message_handler),
                         client_info=types.Implementation(name="toolsearch", version="0.1.0"))
+        if config.transport == "http":
+            try:
+                yield await stack.enter_async_context(client)
+            except Exception as exc:
+                status = _http_status(exc, statuses)
+                if status:
+                    raise HttpStatus(status) from None
+                raise
+            return
         if config.transport != "stdio":
             yield await stack.enter_async_context(client)
             return
