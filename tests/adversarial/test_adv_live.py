@@ -119,3 +119,18 @@ def test_an_http_error_status_is_named(tmp_path: Path, mode: str, reason: str) -
     line = warning_for(run.stderr, "web")
     assert line.endswith(f"failed: {reason}"), line
     assert "Traceback" not in run.output and SECRET not in run.output
+
+
+def test_a_silent_server_past_the_sdks_probe_timeout_says_no_answer(tmp_path: Path,
+                                                                    marker: str) -> None:
+    """Past 10 s (the SDK's own ``server/discover`` probe timeout, after which it falls back
+    to ``initialize``), a server that never answers used to read "server error -32001:
+    Request 'server/discover' timed out", as if the server had said so, whatever the
+    timeout: the reason is our own deadline."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers",
+                               {"mute": hostile("no-init", marker)})
+    run = cli("assemble", str(config), "--timeout", "11")
+    assert run.returncode == 0, run
+    assert warning_for(run.stderr, "mute").endswith("failed: no answer within 11 s"), run.stderr
+    assert run.seconds < 11 + 10, run.seconds
+    no_leftovers(marker)

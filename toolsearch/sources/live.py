@@ -242,13 +242,18 @@ def _leaves(exc: BaseException) -> list[BaseException]:
 
 
 def _leaf(exc: BaseException) -> BaseException:
-    """The most telling failure: a server's own JSON-RPC error beats "connection closed"."""
+    """The most telling failure: a server's own JSON-RPC error beats "connection closed".
+    The SDK's own request timeout (its 10 s ``server/discover`` probe, after which it falls
+    back to ``initialize``) is no server's word: when our deadline ended the wait, that is
+    the failure ("no answer within N s", not "Request 'server/discover' timed out")."""
     from mcp.shared.exceptions import MCPError
-    from mcp_types import CONNECTION_CLOSED
+    from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
     leaves = _leaves(exc)
+    timed_out = any(isinstance(leaf, TimeoutError) for leaf in leaves)
     for leaf in leaves:
-        if isinstance(leaf, MCPError) and not _closed(leaf, CONNECTION_CLOSED):
+        if isinstance(leaf, MCPError) and not _closed(leaf, CONNECTION_CLOSED) and not (
+                timed_out and leaf.code == REQUEST_TIMEOUT):
             return leaf
     return leaves[0] if leaves else exc
 

@@ -15,6 +15,7 @@ Modes:
   helper-session the same, the grandchild in a new session (a daemon: left alone)
   orphan-hang    starts a grandchild holding stdout open, then hangs itself
   call-orphan    lists ``echo``; a call starts a grandchild (new session) holding stdout and exits
+  slow-start     sleeps 12 s (reading nothing), then serves normally
   tools-gen      lists generated hostile tools (``--tools-kind``)
   reply          lists ``echo``; tools/call answers with the reply kind ``--reply``
   env-echo       lists ``env``; its call answers with the whole environment
@@ -141,6 +142,8 @@ def before_serving(mode: str, marker: str) -> None:
     if mode in ("helper-child", "helper-session"):
         sleeper(marker, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 start_new_session=mode == "helper-session")
+    if mode == "slow-start":
+        time.sleep(12)
     if mode == "stderr-flood":
         chunk = "E" * 1023 + "\n"
         for _ in range(8 * 1024):
