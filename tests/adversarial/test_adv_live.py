@@ -134,3 +134,16 @@ def test_a_silent_server_past_the_sdks_probe_timeout_says_no_answer(tmp_path: Pa
     assert warning_for(run.stderr, "mute").endswith("failed: no answer within 11 s"), run.stderr
     assert run.seconds < 11 + 10, run.seconds
     no_leftovers(marker)
+
+
+def test_a_huge_structured_reply_is_cut_like_a_huge_text(tmp_path: Path, marker: str) -> None:
+    """A 20 MB ``structuredContent`` used to be kept whole (only text was cut at 200,000
+    characters): `call` printed 40 MB and the app froze for 15 s showing it."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers",
+                               {"big": hostile("reply", marker, "--reply", "structured-huge")})
+    run = cli("call", str(config), "tool_call", '{"name": "mcp__big__echo", "arguments": {}}',
+              "--timeout", "30")
+    assert run.returncode == 0, run.stderr
+    assert "[ok," in run.stdout and "…" in run.stdout
+    assert len(run.stdout) < 1_000_000, len(run.stdout)
+    no_leftovers(marker)
