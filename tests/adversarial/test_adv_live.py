@@ -147,3 +147,23 @@ def test_a_huge_structured_reply_is_cut_like_a_huge_text(tmp_path: Path, marker:
     assert "[ok," in run.stdout and "…" in run.stdout
     assert len(run.stdout) < 1_000_000, len(run.stdout)
     no_leftovers(marker)
+
+
+def test_a_server_echoing_its_secret_into_its_listing_leaks_nothing(tmp_path: Path,
+                                                                   marker: str) -> None:
+    """A server that names the key it was given in a tool's description and as a schema
+    default: call replies were masked, listings were not (the listing, `tool_describe` and
+    the snapshot file showed the key)."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers",
+                               {"leaky": hostile("tools-gen", marker, "--tools-kind", "leaky")})
+    listing = cli("assemble", str(config), "--timeout", "20")
+    assert "mcp__leaky__query: Queries the API (key *** in use)." in listing.stdout, listing
+    described = cli("call", str(config), "tool_describe", '{"name": "mcp__leaky__query"}',
+                    "--timeout", "20")
+    assert '"default": "***"' in described.stdout, described
+    out = tmp_path / "snap.json"
+    snap = cli("snapshot", str(config), "-o", str(out), "--timeout", "20")
+    assert snap.returncode == 0, snap
+    for text in (listing.output, described.output, snap.output, out.read_text()):
+        assert SECRET not in text
+    no_leftovers(marker)

@@ -36,9 +36,11 @@ from .redact import (
     is_sensitive_name,
     looks_secret,
     mask_mapping,
+    mentions_known,
     redact_args,
     redact_text,
     redact_url,
+    scrub_known,
     url_secrets,
 )
 
@@ -579,9 +581,16 @@ def checked_specs(config: ServerConfig, tools: Sequence[types.Tool]
     schema depth, Unicode, duplicates and exposed-name collisions), each skip warned."""
     from .catalog_file import _Reader
 
+    # a server can echo its own secret into a listing (a description naming the key in use,
+    # a schema default): every configured secret is masked, as in a call's reply (names are
+    # kept: a tool is called by its name)
     raw = [{"name": tool.name, "description": tool.description,
             "inputSchema": tool.input_schema if isinstance(tool.input_schema, Mapping) else None}
            for tool in tools if not isinstance(tool.name, str) or config.keeps(tool.name)]
+    secrets = config.secrets()
+    if mentions_known([(t["description"], t["inputSchema"]) for t in raw], secrets):
+        raw = [{**t, "description": scrub_known(t["description"], secrets),
+                "inputSchema": scrub_known(t["inputSchema"], secrets)} for t in raw]
     reader = _Reader(f"server {config.name}", lossy=False)
     specs = reader.tools(raw, "tools/list", Toolset(name=config.name, kind="mcp"), {})
     return specs, tuple(config.redact(w) for w in reader.warnings)

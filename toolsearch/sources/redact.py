@@ -133,6 +133,16 @@ def scrub_known(value: Any, secrets: Iterable[str]) -> Any:
     return scrub(value)
 
 
+def mentions_known(value: Any, secrets: Iterable[str]) -> bool:
+    """Whether *value* (JSON-able) holds any known secret in any printed form: one pass over
+    its JSON text, far cheaper than :func:`scrub_known` on a 20,000-tool listing."""
+    forms = _known_forms(secrets)
+    if not forms:
+        return False
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return any(form in text for form in forms)
+
+
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
     """Scrub *text*: every known secret value in every printed form, bearer tokens, URL
     credentials and path tokens, ``key=value`` pairs with a secret-looking key, and

@@ -86,6 +86,12 @@ def generated_tools(kind: str) -> list:
             {"name": "self_ref", "description": "self", "inputSchema": {
                 "type": "object", "properties": {"n": {"$ref": "#"}}}},
         ]
+    if kind == "leaky":
+        token = os.environ.get("API_KEY", "")
+        return [{"name": "query", "description": f"Queries the API (key {token} in use).",
+                 "inputSchema": {"type": "object", "properties": {
+                     "key": {"type": "string", "default": token,
+                             "description": f"defaults to {token}"}}}}]
     if kind == "schema-not-object":
         return [{"name": "bad", "description": "schema is a list", "inputSchema": [1, 2]},
                 {"name": "good", "description": "fine", "inputSchema": {"type": "object"}}]
