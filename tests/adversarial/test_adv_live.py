@@ -167,3 +167,17 @@ def test_a_server_echoing_its_secret_into_its_listing_leaks_nothing(tmp_path: Pa
     for text in (listing.output, described.output, snap.output, out.read_text()):
         assert SECRET not in text
     no_leftovers(marker)
+
+
+def test_start_failures_say_what_is_wrong_and_eat_no_words(tmp_path: Path) -> None:
+    """A command that is a directory read "permission denied"; a command whose file name
+    holds a secret-looking word ("token-server") had the next word masked as if it were the
+    value ("cannot start '.../token-server': *** not found")."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers", {
+        "folder": {"command": str(tmp_path)},
+        "named": {"command": str(tmp_path / "mcp-token-server")}})
+    run = cli("assemble", str(config), "--timeout", "10")
+    assert warning_for(run.stderr, "folder").endswith(
+        f"cannot start '{tmp_path}': it is a directory"), run.stderr
+    assert warning_for(run.stderr, "named").endswith(
+        f"cannot start '{tmp_path / 'mcp-token-server'}': command not found"), run.stderr

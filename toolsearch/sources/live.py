@@ -271,6 +271,8 @@ def _start_failure(exc: OSError, config: ServerConfig) -> str:
         return f"cannot start {config.command!r}: working directory {config.cwd!r} not found"
     if isinstance(exc, FileNotFoundError):
         return f"cannot start {config.command!r}: command not found"
+    if isinstance(exc, PermissionError) and os.path.isdir(config.command):
+        return f"cannot start {config.command!r}: it is a directory"
     if isinstance(exc, PermissionError):
         return f"cannot start {config.command!r}: permission denied"
     return f"cannot start {config.command!r}: {exc.strerror or exc}"

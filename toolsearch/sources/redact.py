@@ -81,7 +81,8 @@ def _replace_secret(text: str, form: str) -> str:
 
 def _key_value(match: re.Match[str]) -> str:
     value, sep = match.group("value"), match.group("sep")
-    if sep.rstrip() != sep.strip() or (sep.strip() == ":" and sep.endswith((" ", "\t"))):
+    colon = sep.strip().lstrip("\"'")  # after a quoted key ("cannot start '/x/token': ...")
+    if sep.rstrip() != sep.strip() or (colon == ":" and sep.endswith((" ", "\t"))):
         if _PROSE_WORD.fullmatch(value):
             return match.group(0)
     return f"{match.group('key')}{sep}{REDACTED}"

@@ -68,7 +68,8 @@ def generated_tools(kind: str) -> list:
                 for i in range(5)]
     if kind == "nasty-names":
         return [
-            {"name": "ctl\x1b[31mred\x07", "description": "control chars", "inputSchema": {}},
+            {"name": "ctl\x1b[31mred\x07", "description": "control chars",
+             "inputSchema": {"type": "object"}},
             {"name": "[bold red]markup[/]", "description": "[link=http://x]rich[/link]",
              "inputSchema": {"type": "object"}},
             {"name": "ok_tool", "description": "fine \x1b]0;title\x07 \x1b[2J",
