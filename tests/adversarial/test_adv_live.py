@@ -181,3 +181,15 @@ def test_start_failures_say_what_is_wrong_and_eat_no_words(tmp_path: Path) -> No
         f"cannot start '{tmp_path}': it is a directory"), run.stderr
     assert warning_for(run.stderr, "named").endswith(
         f"cannot start '{tmp_path / 'mcp-token-server'}': command not found"), run.stderr
+
+
+def test_invalid_utf8_on_stdout_is_replaced_not_waited_out(tmp_path: Path, marker: str) -> None:
+    """One 0xff byte in a tools/list reply killed the SDK's strict stdout reader: nothing
+    noticed, and the server was an error row only when the whole timeout ran out."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers",
+                               {"latin": hostile("bad-utf8", marker)})
+    run = cli("assemble", str(config), "--timeout", "30")
+    assert run.returncode == 0, run
+    assert "- mcp__latin__echo: Echoes\N{REPLACEMENT CHARACTER}" in run.stdout, run
+    assert run.seconds < 20, run.seconds
+    no_leftovers(marker)

@@ -457,9 +457,11 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
     async with AsyncExitStack() as stack:
         transport: Any
         if config.transport == "stdio":
+            # invalid UTF-8 on stdout becomes U+FFFD, as node clients decode it: strict, the
+            # SDK's reader task died on it and the session waited out the whole timeout
             params = StdioServerParameters(
                 command=config.command, args=list(config.args), env=dict(config.env) or None,
-                cwd=config.cwd,
+                cwd=config.cwd, encoding_error_handler="replace",
             )
             errlog: Any = stderr if stderr is not None else stack.enter_context(
                 open(os.devnull, "wb"))

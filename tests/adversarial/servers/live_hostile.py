@@ -16,6 +16,7 @@ Modes:
   orphan-hang    starts a grandchild holding stdout open, then hangs itself
   call-orphan    lists ``echo``; a call starts a grandchild (new session) holding stdout and exits
   slow-start     sleeps 12 s (reading nothing), then serves normally
+  bad-utf8       lists ``echo`` with a raw 0xff byte (invalid UTF-8) in its description
   tools-gen      lists generated hostile tools (``--tools-kind``)
   reply          lists ``echo``; tools/call answers with the reply kind ``--reply``
   env-echo       lists ``env``; its call answers with the whole environment
@@ -200,6 +201,12 @@ def main() -> None:
             if listed and mode == "list-then-die":
                 sys.exit(0)
             listed += 1
+            if mode == "bad-utf8":
+                line = json.dumps({"jsonrpc": "2.0", "id": request["id"],
+                                   "result": {"tools": tools}}).replace("Echoes.", "Echoes\udcff")
+                sys.stdout.buffer.write(line.encode("utf-8", "surrogateescape") + b"\n")
+                sys.stdout.flush()
+                continue
             send({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": tools}})
         elif method == "tools/call":
             result = call_result(mode, args.marker, args.reply)
