@@ -4,12 +4,16 @@ operator runs it: one line naming the server, bounded time, no leftover process,
 
 from __future__ import annotations
 
+import os
+import resource
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 from adv_helpers import (
     PYTHON,
+    REPO,
     SERVERS,
     cli,
     free_port,
@@ -192,4 +196,28 @@ def test_invalid_utf8_on_stdout_is_replaced_not_waited_out(tmp_path: Path, marke
     assert run.returncode == 0, run
     assert "- mcp__latin__echo: Echoes\N{REPLACEMENT CHARACTER}" in run.stdout, run
     assert run.seconds < 20, run.seconds
+    no_leftovers(marker)
+
+
+def test_a_line_with_no_end_is_cut_off_not_buffered(tmp_path: Path, marker: str) -> None:
+    """A server writing for ever with no newline: the reader kept the whole line, some
+    250 MB a second, until the timeout (or the memory) ran out. Past 128 MB the server is
+    killed and named; the command runs under a 3 GB address-space limit."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers",
+                               {"firehose": hostile("endless-line", marker)})
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
+
+    environ = {**os.environ, "PYTHONPATH": str(REPO)}
+    started = time.monotonic()
+    proc = subprocess.run([PYTHON, "-m", "toolsearch", "assemble", str(config), "--timeout", "40"],
+                          capture_output=True, timeout=120, env=environ,
+                          preexec_fn=limit_memory)  # noqa: PLW1509 - a limit for this child only
+    seconds = time.monotonic() - started
+    stderr = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 0, stderr
+    assert warning_for(stderr, "firehose").endswith(
+        "failed: wrote a line of over 128 MB on stdout"), stderr
+    assert seconds < 30, seconds
     no_leftovers(marker)

@@ -95,6 +95,9 @@ GARBAGE_GRACE = 2.0
 #: ignores SIGTERM stretch a 3 s timeout to 7 s).
 STDIN_CLOSE_GRACE = 0.2
 SIGTERM_GRACE = 0.2
+#: The longest line a stdio server may write (a 50 MB tool reply is a line): a server that
+#: writes on with no line end is given up, not buffered until memory runs out.
+MAX_LINE = 128 * 2**20
 #: A tools/list walk that goes on longer than this is treated as a broken paginator.
 MAX_PAGES = 1000
 MAX_REASON = 240
@@ -291,7 +294,7 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
     stderr = config.redact(stderr)
     if garbage:
         reason = f"wrote non-MCP output on stdout: {_one_line(config.redact(garbage[0]), 80)!r}"
-    elif isinstance(exc, ServerExited | HttpStatus):
+    elif isinstance(exc, ServerExited | HttpStatus | LineTooLong):
         reason = str(exc)
     elif isinstance(exc, TimeoutError):
         reason = f"no answer within {timeout:g} s"
@@ -515,6 +518,10 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
             tg.cancel_scope.cancel()
 
 
+class LineTooLong(ValueError):
+    """A stdio server wrote more than :data:`MAX_LINE` characters with no line end."""
+
+
 class _WholeLines(TextReceiveStream):
     """A server's stdout as text handed over only up to a line end. The SDK's stdio reader
     joins each chunk it reads to the part of a line it holds, which is quadratic in the
@@ -523,6 +530,7 @@ class _WholeLines(TextReceiveStream):
 
     async def receive(self) -> str:
         parts: list[str] = []
+        size = 0
         while True:
             try:
                 text = await super().receive()
@@ -533,6 +541,11 @@ class _WholeLines(TextReceiveStream):
             parts.append(text)
             if "\n" in text:
                 return "".join(parts)
+            size += len(text)
+            if size > MAX_LINE:  # a line with no end: kept whole, it grew by GBs a minute
+                # killed now: the SDK's reader drains stdout to its end before it gives up
+                _reap_leftovers(_SPAWNED.get() or ())
+                raise LineTooLong(f"wrote a line of over {MAX_LINE // 2**20} MB on stdout")
 
 
 def _linear_sdk_stdout() -> None:

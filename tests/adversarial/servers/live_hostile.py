@@ -7,6 +7,7 @@ Modes:
   list-then-die  initializes, lists one tool, then exits on the next request
   die-on-list    initializes, then exits (code 3) when asked tools/list
   huge-line      writes one 30 MB line with no newline, then hangs
+  endless-line   writes one line with no end (1 MB chunks, no newline, for ever)
   stderr-flood   writes MBs on stderr, then answers normally
   close-stdout   initializes, closes its stdout, keeps running (reading stdin)
   orphan-child   starts a grandchild (new session) holding stdout open, then exits
@@ -137,6 +138,10 @@ def before_serving(mode: str, marker: str) -> None:
         for _ in sys.stdin:
             pass
         time.sleep(3600)
+    if mode == "endless-line":
+        chunk = "z" * (1 << 20)
+        while True:
+            sys.stdout.write(chunk)
     if mode == "huge-line":
         sys.stdout.write("y" * (30 * 1024 * 1024))
         sys.stdout.flush()
