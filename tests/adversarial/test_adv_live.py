@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import resource
+import stat
 import subprocess
 import time
 from pathlib import Path
@@ -220,4 +221,42 @@ def test_a_line_with_no_end_is_cut_off_not_buffered(tmp_path: Path, marker: str)
     assert warning_for(stderr, "firehose").endswith(
         "failed: wrote a line of over 128 MB on stdout"), stderr
     assert seconds < 30, seconds
+    no_leftovers(marker)
+
+
+def _largest_open_file(pid: int) -> int:
+    largest = 0
+    fd_dir = Path(f"/proc/{pid}/fd")
+    try:
+        fds = list(fd_dir.iterdir())
+    except OSError:
+        return 0
+    for fd in fds:
+        try:
+            info = fd.stat()
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            largest = max(largest, info.st_size)
+    return largest
+
+
+def test_a_stderr_flood_fills_no_disk(tmp_path: Path, marker: str) -> None:
+    """A server writing stderr for ever: its stderr went to a temporary file, ~400 MB a
+    second until the timeout (GBs of disk per server). Only its tail is kept now, and the
+    reason still quotes it."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers",
+                               {"loud": hostile("stderr-endless", marker)})
+    environ = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([PYTHON, "-m", "toolsearch", "assemble", str(config), "--timeout", "4"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environ)
+    largest = 0
+    while proc.poll() is None:
+        largest = max(largest, _largest_open_file(proc.pid))
+        time.sleep(0.05)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    line = warning_for(err.decode("utf-8", "replace"), "loud")
+    assert "no answer within 4 s; stderr: EEEE" in line, line
+    assert largest < 8 * 2**20, largest
     no_leftovers(marker)

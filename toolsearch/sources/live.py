@@ -14,7 +14,6 @@ import logging
 import os
 import re
 import signal
-import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field
@@ -98,6 +97,8 @@ SIGTERM_GRACE = 0.2
 #: The longest line a stdio server may write (a 50 MB tool reply is a line): a server that
 #: writes on with no line end is given up, not buffered until memory runs out.
 MAX_LINE = 128 * 2**20
+#: The last bytes of a stdio server's stderr kept while it is listed (they name a failure).
+STDERR_KEPT = 65536
 #: A tools/list walk that goes on longer than this is treated as a broken paginator.
 MAX_PAGES = 1000
 MAX_REASON = 240
@@ -210,19 +211,57 @@ _NOISE = re.compile(r"^(?:at\s|Node\.js v\d|\W*$)")
 punctuation (a dumped object's closing brace)."""
 
 
-def _stderr_tail(stream: IO[bytes] | None) -> str:
+class _StderrTail:
+    """A stdio server's stderr through a pipe of which only the last :data:`STDERR_KEPT`
+    bytes are kept (its last lines name a failure). Read at most some 64 MB a second, the
+    pipe holds back a server that floods stderr; written to a temporary file, such a server
+    wrote ~400 MB a second to the disk until its timeout."""
+
+    def __init__(self) -> None:
+        self._read, write = os.pipe()
+        os.set_blocking(self._read, False)
+        self.writer: IO[bytes] = os.fdopen(write, "wb", buffering=0)  # the server's stderr
+        self._kept = bytearray()
+
+    def _take(self) -> bool:
+        """Read what the pipe holds now; False once it holds nothing more."""
+        try:
+            data = os.read(self._read, 65536)
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return False
+        if not data:
+            return False
+        self._kept += data
+        if len(self._kept) > STDERR_KEPT:
+            del self._kept[:-STDERR_KEPT]
+        return len(data) == 65536
+
+    async def pump(self) -> None:
+        while True:
+            await anyio.wait_readable(self._read)
+            if self._take():
+                await anyio.sleep(0.001)  # a flood: read no faster than ~64 MB a second
+
+    def text(self) -> str:
+        """The kept tail (first read whatever the pipe still holds)."""
+        for _ in range(64):
+            if not self._take():
+                break
+        return self._kept.decode("utf-8", "replace")
+
+    def close(self) -> None:
+        self.writer.close()
+        with suppress(OSError):
+            os.close(self._read)
+
+
+def _stderr_tail(data: str) -> str:
     """The line of the server's last stderr output that best says why it failed: the last
     line naming an error (node's ``Error: Cannot find module 'x'`` above its stack and its
     ``Node.js v20`` footer; Python's last traceback line), else the last line with words."""
-    if stream is None:
-        return ""
-    try:
-        stream.flush()
-        size = stream.seek(0, 2)
-        stream.seek(max(0, size - 8192))
-        data = stream.read().decode("utf-8", "replace")
-    except (OSError, ValueError):
-        return ""
+    data = data[-8192:]
     lines = [ln.strip() for ln in data.splitlines() if ln.strip()]
     worded = [ln for ln in lines if not _NOISE.match(ln)]
     telling = [ln for ln in worded if _TELLING.search(ln)]
@@ -628,7 +667,8 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
     garbage = _Garbage()
     sdk_log: list[str] = []
     _SERVER_LOG.set(sdk_log)
-    with tempfile.TemporaryFile() as stderr:
+    stderr = _StderrTail()
+    try:
         try:
             with anyio.fail_after(limit):
                 async with anyio.create_task_group() as tg:
@@ -642,16 +682,20 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
                             raise RuntimeError("garbage on stdout")
 
                     tg.start_soon(watch_garbage)
-                    async with open_client(config, stderr, garbage) as client:
+                    tg.start_soon(stderr.pump)
+                    async with open_client(config, stderr.writer, garbage) as client:
                         info = client.server_info
                         tools = await list_all_tools(client)
                         listed = True
                     tg.cancel_scope.cancel()
         except Exception as exc:  # noqa: BLE001 - every server fault becomes an error row
-            reason = describe_failure(exc, config, timeout=limit, stderr=_stderr_tail(stderr),
+            reason = describe_failure(exc, config, timeout=limit,
+                                      stderr=_stderr_tail(stderr.text()),
                                       garbage=garbage.lines, sdk_log=sdk_log)
             return ServerListing(error_toolset(config, reason),
                                  seconds=anyio.current_time() - started)
+    finally:
+        stderr.close()
     specs, warnings = checked_specs(config, tools)
     if garbage.lines:
         first = _one_line(config.redact(garbage.lines[0]), 80)

@@ -8,6 +8,7 @@ Modes:
   die-on-list    initializes, then exits (code 3) when asked tools/list
   huge-line      writes one 30 MB line with no newline, then hangs
   endless-line   writes one line with no end (1 MB chunks, no newline, for ever)
+  stderr-endless writes MBs on stderr for ever, never answers
   stderr-flood   writes MBs on stderr, then answers normally
   close-stdout   initializes, closes its stdout, keeps running (reading stdin)
   orphan-child   starts a grandchild (new session) holding stdout open, then exits
@@ -132,16 +133,26 @@ def sleeper(marker: str, **kwargs: object) -> None:
                      **kwargs)  # type: ignore[call-overload]
 
 
-def before_serving(mode: str, marker: str) -> None:
-    """The faults a mode shows before (or instead of) answering anything."""
-    if mode == "no-init":
-        for _ in sys.stdin:
-            pass
-        time.sleep(3600)
+def flood(mode: str) -> None:
+    """The modes that write for ever."""
+    if mode == "stderr-endless":
+        chunk = "E" * 1023 + "\n"
+        block = chunk * 1024
+        while True:
+            sys.stderr.write(block)
     if mode == "endless-line":
         chunk = "z" * (1 << 20)
         while True:
             sys.stdout.write(chunk)
+
+
+def before_serving(mode: str, marker: str) -> None:
+    """The faults a mode shows before (or instead of) answering anything."""
+    flood(mode)
+    if mode == "no-init":
+        for _ in sys.stdin:
+            pass
+        time.sleep(3600)
     if mode == "huge-line":
         sys.stdout.write("y" * (30 * 1024 * 1024))
         sys.stdout.flush()
