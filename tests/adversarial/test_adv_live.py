@@ -260,3 +260,18 @@ def test_a_stderr_flood_fills_no_disk(tmp_path: Path, marker: str) -> None:
     assert "no answer within 4 s; stderr: EEEE" in line, line
     assert largest < 8 * 2**20, largest
     no_leftovers(marker)
+
+
+def test_a_launcher_that_exits_leaving_its_server_serving_still_works(tmp_path: Path,
+                                                                      marker: str) -> None:
+    """The other side of giving up a server whose process exited: a launcher that starts
+    the real server on its pipes and exits is kept (its child answers), and the child is
+    still stopped at the end."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers",
+                               {"launched": hostile("launcher", marker)})
+    listing = cli("assemble", str(config), "--timeout", "30")
+    assert "mcp__launched__echo" in listing.stdout, listing
+    call = cli("call", str(config), "tool_call", '{"name": "mcp__launched__echo", "arguments": {}}',
+               "--timeout", "30")
+    assert "[ok," in call.stdout and "result: ok" in call.stdout, call
+    no_leftovers(marker)

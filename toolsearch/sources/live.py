@@ -83,10 +83,10 @@ for _name in ("mcp", "client"):  # the SDK's loggers ("client" is its session lo
     _logger.propagate = False
 
 DEFAULT_TIMEOUT = 15.0
-#: A stdio server whose own process has exited is given up this long after its exit when its
-#: session has not ended by then: a process it started (in its group or a new session) holds
-#: its stdout open, so no end of file tells the session the server is gone.
-EXITED_GRACE = 1.0
+#: A stdio server whose own process has exited while a process it started holds its stdout
+#: (so no end of file says it is gone) is given up when that process has not answered
+#: ``initialize`` within this long of the exit, or a ping within this long once open.
+EXITED_GRACE = 5.0
 #: After a server writes a non-JSON-RPC line, how long it still gets to answer.
 GARBAGE_GRACE = 2.0
 #: Shutdown of a stdio server: the SDK waits this long after closing stdin, then as long
@@ -452,18 +452,42 @@ def _reap_leftovers(spawned: Sequence[_Spawned]) -> None:
                     os.kill(pid, signal.SIGKILL)
 
 
-async def _watch_exit(spawned: Sequence[_Spawned], closing: anyio.Event) -> None:
-    """Give up a server whose own process exited while its session goes on (its stdout held
-    open by a process it started): :data:`EXITED_GRACE` after the exit. Once the session is
-    closing (the server is told to exit), its exit is no news."""
+async def _answers_ping(client: Any) -> bool:
+    """Whether the server answers a ping within :data:`EXITED_GRACE` (an error it sends, as
+    a server of the 2026 wire without ping does, is an answer too)."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+
+    with anyio.move_on_after(EXITED_GRACE):
+        try:
+            await client.session.send_ping()
+        except MCPError as exc:
+            return not _closed(exc, CONNECTION_CLOSED) and exc.code != REQUEST_TIMEOUT
+        except Exception:  # noqa: BLE001 - no answer
+            return False
+        return True
+    return False
+
+
+async def _watch_exit(spawned: Sequence[_Spawned], closing: anyio.Event,
+                      entered: list[Any]) -> None:
+    """Give up a server whose own process exited while its session goes on, its stdout held
+    open by a process it started, so no end of file ever says it is gone. A launcher may
+    exit and leave its child serving: once the session is open, the child is pinged and
+    kept if it answers; before that, it gets :data:`EXITED_GRACE` to answer ``initialize``.
+    Once the session is closing (the server is told to exit), its exit is no news."""
     while not spawned or spawned[0].process.returncode is None:
         await anyio.sleep(0.1)
     entry = spawned[0]
-    await anyio.sleep(EXITED_GRACE)
+    deadline = anyio.current_time() + EXITED_GRACE
+    while not entered and anyio.current_time() < deadline:
+        await anyio.sleep(0.1)
+    if entered and await _answers_ping(entered[0]):
+        return  # the server's child answers for it
     if closing.is_set():
         return
     raise ServerExited(f"server exited with code {entry.process.returncode} while a process it "
-                       "started kept its stdout open")
+                       "started kept its stdout open, silent")
 
 
 def _http_status(exc: BaseException, statuses: Sequence[str]) -> str:
@@ -539,14 +563,16 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
             yield await stack.enter_async_context(client)
             return
         closing = anyio.Event()
+        opened: list[Any] = []
         async with anyio.create_task_group() as tg:
-            tg.start_soon(_watch_exit, spawned, closing)
+            tg.start_soon(_watch_exit, spawned, closing, opened)
             token = _SPAWNED.set(spawned)  # the SDK starts the server as the client opens
             reset = False
             try:
                 async with client as entered:
                     _SPAWNED.reset(token)
                     reset = True
+                    opened.append(entered)
                     try:
                         yield entered
                     finally:

@@ -13,6 +13,7 @@ Modes:
   close-stdout   initializes, closes its stdout, keeps running (reading stdin)
   orphan-child   starts a grandchild (new session) holding stdout open, then exits
   group-child    starts a grandchild (same process group) holding stdout open, then exits
+  launcher       starts the real server (new session, sharing stdin/stdout), exits at once
   helper-child   starts a grandchild (same group, stdout not inherited), then serves normally
   helper-session the same, the grandchild in a new session (a daemon: left alone)
   orphan-hang    starts a grandchild holding stdout open, then hangs itself
@@ -163,6 +164,10 @@ def before_serving(mode: str, marker: str) -> None:
             sys.exit(0)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         time.sleep(3600)
+    if mode == "launcher":  # starts the real server (sharing its pipes) and exits at once
+        subprocess.Popen([sys.executable, __file__, "--mode", "reply", "--marker", marker],
+                         start_new_session=True)
+        sys.exit(0)
     if mode in ("helper-child", "helper-session"):
         sleeper(marker, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 start_new_session=mode == "helper-session")
