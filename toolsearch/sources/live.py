@@ -379,6 +379,29 @@ class _Spawned:
 
     process: Any
     stdout_pipe: str = ""
+    #: A read end of that pipe of our own (opened through ``/proc``), read only once the SDK
+    #: is done: at its end of file no process holds the pipe any more.
+    probe: int = -1
+
+    def has_writers(self) -> bool:
+        """Whether some process may still hold the server's stdout (True when unsure)."""
+        if self.probe < 0:
+            return bool(self.stdout_pipe)
+        try:
+            for _ in range(16):
+                if not os.read(self.probe, 65536):
+                    return False
+        except BlockingIOError:
+            return True
+        except OSError:
+            return True
+        return True
+
+    def close(self) -> None:
+        if self.probe >= 0:
+            with suppress(OSError):
+                os.close(self.probe)
+            self.probe = -1
 
 
 def _fd_link(pid: int | str, fd: int | str) -> str:
@@ -402,7 +425,12 @@ def _tracked_spawn() -> None:
         sink = _SPAWNED.get()
         if sink is not None:
             pipe = _fd_link(process.pid, 1)
-            sink.append(_Spawned(process, pipe if pipe.startswith("pipe:") else ""))
+            entry = _Spawned(process, pipe if pipe.startswith("pipe:") else "")
+            if entry.stdout_pipe:
+                with suppress(OSError):
+                    entry.probe = os.open(f"/proc/{process.pid}/fd/1",
+                                          os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            sink.append(entry)
         return process
 
     tracked._toolsearch_tracked = True  # type: ignore[attr-defined]
@@ -446,10 +474,11 @@ def _reap_leftovers(spawned: Sequence[_Spawned]) -> None:
     for entry in spawned:
         with suppress(ProcessLookupError, PermissionError, OSError):
             os.killpg(entry.process.pid, signal.SIGKILL)  # the group's id is the server's pid
-        if entry.stdout_pipe:
+        if entry.stdout_pipe and entry.has_writers():  # the /proc walk only when needed
             for pid in _stdout_writers(entry.stdout_pipe):
                 with suppress(ProcessLookupError, PermissionError, OSError):
                     os.kill(pid, signal.SIGKILL)
+        entry.close()
 
 
 async def _answers_ping(client: Any) -> bool:
