@@ -54,6 +54,7 @@ def header(request: bytes, name: bytes) -> bytes:
 def respond(conn: socket.socket, status: str, headers: dict, body: bytes) -> None:
     lines = [f"HTTP/1.1 {status}"] + [f"{k}: {v}" for k, v in headers.items()]
     lines.append(f"Content-Length: {len(body)}")
+    lines.append("Connection: close")  # one answer per connection: no reuse race
     conn.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
 
 
