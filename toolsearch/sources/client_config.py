@@ -65,6 +65,28 @@ def _seconds(value: Any) -> float | None:
     return seconds if 0 < seconds < float("inf") else None  # .inf / nan: unset
 
 
+def _url_path(url: str) -> str:
+    try:
+        return urlsplit(url).path
+    except ValueError:  # a malformed URL: _url_problem says so
+        return ""
+
+
+def _url_problem(url: str) -> str:
+    """Why *url* cannot be an MCP endpoint (an unparsable URL, an unbracketed IPv6 host, a
+    scheme other than http/https), or "" when it can."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - parsing the port is the check
+    except ValueError as exc:
+        return f"invalid url: {exc}"
+    if parts.scheme.lower() not in ("http", "https"):
+        return f"invalid url: scheme {bounded_repr(parts.scheme)} is not http or https"
+    if not parts.hostname:
+        return "invalid url: no host"
+    return ""
+
+
 def is_disabled(entry: Any) -> bool:
     """``enabled: false`` (Hermes) or ``disabled: true`` (several clients)."""
     if not isinstance(entry, Mapping):
@@ -93,13 +115,15 @@ def server_from_entry(name: str, entry: Any, *, source: str = "") -> ServerConfi
         if isinstance(command, str) and command.strip():
             transport = "stdio"
         elif isinstance(url, str) and url.strip():
-            transport = "sse" if urlsplit(url).path.rstrip("/").endswith("/sse") else "http"
+            transport = "sse" if _url_path(url).rstrip("/").endswith("/sse") else "http"
         else:
             problem = "neither 'command' nor 'url' is set"
     if transport == "stdio" and not (isinstance(command, str) and command.strip()):
         problem = problem or "stdio server without a 'command'"
     if transport in ("http", "sse") and not (isinstance(url, str) and url.strip()):
         problem = problem or f"{transport} server without a 'url'"
+    if transport in ("http", "sse") and isinstance(url, str) and url.strip():
+        problem = problem or _url_problem(expand_placeholders(url.strip()))
     args = entry.get("args", ())
     if isinstance(args, str):
         args = [args]

@@ -54,10 +54,13 @@ def _block_text(block: Any) -> str:
 
 
 def result_content(result: Any) -> Any:
-    """JSON-able content of a ``CallToolResult``."""
+    """JSON-able content of a ``CallToolResult``: its structured content, else its text, each
+    at most :data:`MAX_TEXT` characters (structured content longer than that as JSON is cut
+    as text, as a long text is: a 20 MB structure froze the app for 15 s being shown)."""
     structured = getattr(result, "structured_content", None)
     if structured is not None:
-        return json.loads(json.dumps(structured, default=str))
+        data = json.dumps(structured, default=str)
+        return json.loads(data) if len(data) <= MAX_TEXT else data[:MAX_TEXT] + "…"
     text = "\n".join(_block_text(b) for b in getattr(result, "content", ()) or ())
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "…"
 

@@ -13,9 +13,9 @@ import contextvars
 import logging
 import os
 import re
-import tempfile
+import signal
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, cast
 
@@ -35,9 +35,11 @@ from .redact import (
     is_sensitive_name,
     looks_secret,
     mask_mapping,
+    mentions_known,
     redact_args,
     redact_text,
     redact_url,
+    scrub_known,
     url_secrets,
 )
 
@@ -46,6 +48,9 @@ _SERVER_LOG: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
     "toolsearch_server_log", default=None)
 #: SDK log records kept per server (the rest are only counted).
 MAX_LOG_LINES = 20
+#: The stdio server processes the SDK started in this context (see :func:`_tracked_spawn`).
+_SPAWNED: contextvars.ContextVar[list[_Spawned] | None] = contextvars.ContextVar(
+    "toolsearch_spawned", default=None)
 
 
 class _SdkLogRouter(logging.Handler):
@@ -78,6 +83,10 @@ for _name in ("mcp", "client"):  # the SDK's loggers ("client" is its session lo
     _logger.propagate = False
 
 DEFAULT_TIMEOUT = 15.0
+#: A stdio server whose own process has exited while a process it started holds its stdout
+#: (so no end of file says it is gone) is given up when that process has not answered
+#: ``initialize`` within this long of the exit, or a ping within this long once open.
+EXITED_GRACE = 5.0
 #: After a server writes a non-JSON-RPC line, how long it still gets to answer.
 GARBAGE_GRACE = 2.0
 #: Shutdown of a stdio server: the SDK waits this long after closing stdin, then as long
@@ -85,6 +94,11 @@ GARBAGE_GRACE = 2.0
 #: ignores SIGTERM stretch a 3 s timeout to 7 s).
 STDIN_CLOSE_GRACE = 0.2
 SIGTERM_GRACE = 0.2
+#: The longest line a stdio server may write (a 50 MB tool reply is a line): a server that
+#: writes on with no line end is given up, not buffered until memory runs out.
+MAX_LINE = 128 * 2**20
+#: The last bytes of a stdio server's stderr kept while it is listed (they name a failure).
+STDERR_KEPT = 65536
 #: A tools/list walk that goes on longer than this is treated as a broken paginator.
 MAX_PAGES = 1000
 MAX_REASON = 240
@@ -197,19 +211,57 @@ _NOISE = re.compile(r"^(?:at\s|Node\.js v\d|\W*$)")
 punctuation (a dumped object's closing brace)."""
 
 
-def _stderr_tail(stream: IO[bytes] | None) -> str:
+class _StderrTail:
+    """A stdio server's stderr through a pipe of which only the last :data:`STDERR_KEPT`
+    bytes are kept (its last lines name a failure). Read at most some 64 MB a second, the
+    pipe holds back a server that floods stderr; written to a temporary file, such a server
+    wrote ~400 MB a second to the disk until its timeout."""
+
+    def __init__(self) -> None:
+        self._read, write = os.pipe()
+        os.set_blocking(self._read, False)
+        self.writer: IO[bytes] = os.fdopen(write, "wb", buffering=0)  # the server's stderr
+        self._kept = bytearray()
+
+    def _take(self) -> bool:
+        """Read what the pipe holds now; False once it holds nothing more."""
+        try:
+            data = os.read(self._read, 65536)
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return False
+        if not data:
+            return False
+        self._kept += data
+        if len(self._kept) > STDERR_KEPT:
+            del self._kept[:-STDERR_KEPT]
+        return len(data) == 65536
+
+    async def pump(self) -> None:
+        while True:
+            await anyio.wait_readable(self._read)
+            if self._take():
+                await anyio.sleep(0.001)  # a flood: read no faster than ~64 MB a second
+
+    def text(self) -> str:
+        """The kept tail (first read whatever the pipe still holds)."""
+        for _ in range(64):
+            if not self._take():
+                break
+        return self._kept.decode("utf-8", "replace")
+
+    def close(self) -> None:
+        self.writer.close()
+        with suppress(OSError):
+            os.close(self._read)
+
+
+def _stderr_tail(data: str) -> str:
     """The line of the server's last stderr output that best says why it failed: the last
     line naming an error (node's ``Error: Cannot find module 'x'`` above its stack and its
     ``Node.js v20`` footer; Python's last traceback line), else the last line with words."""
-    if stream is None:
-        return ""
-    try:
-        stream.flush()
-        size = stream.seek(0, 2)
-        stream.seek(max(0, size - 8192))
-        data = stream.read().decode("utf-8", "replace")
-    except (OSError, ValueError):
-        return ""
+    data = data[-8192:]
     lines = [ln.strip() for ln in data.splitlines() if ln.strip()]
     worded = [ln for ln in lines if not _NOISE.match(ln)]
     telling = [ln for ln in worded if _TELLING.search(ln)]
@@ -228,18 +280,24 @@ def _leaves(exc: BaseException) -> list[BaseException]:
         chain: BaseException | None = current
         while chain is not None and chain not in found and len(found) < 50:
             found.append(chain)
-            chain = chain.__cause__ or chain.__context__
+            chain = chain.__cause__ or (None if chain.__suppress_context__ else
+                                        chain.__context__)
     return found
 
 
 def _leaf(exc: BaseException) -> BaseException:
-    """The most telling failure: a server's own JSON-RPC error beats "connection closed"."""
+    """The most telling failure: a server's own JSON-RPC error beats "connection closed".
+    The SDK's own request timeout (its 10 s ``server/discover`` probe, after which it falls
+    back to ``initialize``) is no server's word: when our deadline ended the wait, that is
+    the failure ("no answer within N s", not "Request 'server/discover' timed out")."""
     from mcp.shared.exceptions import MCPError
-    from mcp_types import CONNECTION_CLOSED
+    from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
     leaves = _leaves(exc)
+    timed_out = any(isinstance(leaf, TimeoutError) for leaf in leaves)
     for leaf in leaves:
-        if isinstance(leaf, MCPError) and not _closed(leaf, CONNECTION_CLOSED):
+        if isinstance(leaf, MCPError) and not _closed(leaf, CONNECTION_CLOSED) and not (
+                timed_out and leaf.code == REQUEST_TIMEOUT):
             return leaf
     return leaves[0] if leaves else exc
 
@@ -255,6 +313,8 @@ def _start_failure(exc: OSError, config: ServerConfig) -> str:
         return f"cannot start {config.command!r}: working directory {config.cwd!r} not found"
     if isinstance(exc, FileNotFoundError):
         return f"cannot start {config.command!r}: command not found"
+    if isinstance(exc, PermissionError) and os.path.isdir(config.command):
+        return f"cannot start {config.command!r}: it is a directory"
     if isinstance(exc, PermissionError):
         return f"cannot start {config.command!r}: permission denied"
     return f"cannot start {config.command!r}: {exc.strerror or exc}"
@@ -273,6 +333,8 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
     stderr = config.redact(stderr)
     if garbage:
         reason = f"wrote non-MCP output on stdout: {_one_line(config.redact(garbage[0]), 80)!r}"
+    elif isinstance(exc, ServerExited | HttpStatus | LineTooLong):
+        reason = str(exc)
     elif isinstance(exc, TimeoutError):
         reason = f"no answer within {timeout:g} s"
     elif isinstance(exc, OSError):
@@ -298,6 +360,177 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
     return _one_line(config.redact(reason))
 
 
+class ServerExited(RuntimeError):
+    """A stdio server's own process exited while its stdout stayed open."""
+
+
+class HttpStatus(RuntimeError):
+    """An HTTP server answered an MCP request with an error status (401, 500, ...), which the
+    SDK reports only as "Server returned an error response"."""
+
+
+_SDK_HTTP_STAND_IN = "server returned an error response"
+
+
+@dataclass
+class _Spawned:
+    """A stdio server process, and the pipe its stdout writes to (``pipe:[inode]``, read from
+    ``/proc`` at once; "" where there is no ``/proc``)."""
+
+    process: Any
+    stdout_pipe: str = ""
+    #: A read end of that pipe of our own (opened through ``/proc``), read only once the SDK
+    #: is done: at its end of file no process holds the pipe any more.
+    probe: int = -1
+
+    def has_writers(self) -> bool:
+        """Whether some process may still hold the server's stdout (True when unsure)."""
+        if self.probe < 0:
+            return bool(self.stdout_pipe)
+        try:
+            for _ in range(16):
+                if not os.read(self.probe, 65536):
+                    return False
+        except BlockingIOError:
+            return True
+        except OSError:
+            return True
+        return True
+
+    def close(self) -> None:
+        if self.probe >= 0:
+            with suppress(OSError):
+                os.close(self.probe)
+            self.probe = -1
+
+
+def _fd_link(pid: int | str, fd: int | str) -> str:
+    try:
+        return os.readlink(f"/proc/{pid}/fd/{fd}")
+    except OSError:
+        return ""
+
+
+def _tracked_spawn() -> None:
+    """The SDK's stdio client starts a server through a module function it looks up at each
+    start; wrapped, every process it starts is recorded in the context's :data:`_SPAWNED`."""
+    import mcp.client.stdio as sdk_stdio
+
+    spawn = getattr(sdk_stdio, "_create_platform_compatible_process", None)
+    if spawn is None or getattr(spawn, "_toolsearch_tracked", False):
+        return
+
+    async def tracked(*args: Any, **kwargs: Any) -> Any:
+        process = await spawn(*args, **kwargs)
+        sink = _SPAWNED.get()
+        if sink is not None:
+            pipe = _fd_link(process.pid, 1)
+            entry = _Spawned(process, pipe if pipe.startswith("pipe:") else "")
+            if entry.stdout_pipe:
+                with suppress(OSError):
+                    entry.probe = os.open(f"/proc/{process.pid}/fd/1",
+                                          os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            sink.append(entry)
+        return process
+
+    tracked._toolsearch_tracked = True  # type: ignore[attr-defined]
+    setattr(sdk_stdio, "_create_platform_compatible_process", tracked)  # noqa: B010
+
+
+def _stdout_writers(pipe: str) -> list[int]:
+    """Other processes holding the write end of the pipe *pipe* (``pipe:[inode]``)."""
+    found: list[int] = []
+    me = os.getpid()
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit() and int(p) != me]
+    except OSError:
+        return found
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            if _fd_link(pid, fd) != pipe:
+                continue
+            try:
+                with open(f"/proc/{pid}/fdinfo/{fd}", encoding="ascii") as info:
+                    flags = next((int(ln.split()[1], 8) for ln in info
+                                  if ln.startswith("flags:")), 0)
+            except (OSError, ValueError, IndexError):
+                continue
+            if flags & os.O_ACCMODE == os.O_WRONLY:
+                found.append(int(pid))
+                break
+    return found
+
+
+def _reap_leftovers(spawned: Sequence[_Spawned]) -> None:
+    """Once the SDK has stopped a stdio server: kill what the server left behind. The SDK
+    kills the server's process group only when the server itself outlived the shutdown; a
+    server that exited first leaves its children (a wrapper script's real server, a helper)
+    running, and a child that started its own session escapes the group. Every process
+    left in the group, and every process still holding the server's stdout, is killed."""
+    for entry in spawned:
+        with suppress(ProcessLookupError, PermissionError, OSError):
+            os.killpg(entry.process.pid, signal.SIGKILL)  # the group's id is the server's pid
+        if entry.stdout_pipe and entry.has_writers():  # the /proc walk only when needed
+            for pid in _stdout_writers(entry.stdout_pipe):
+                with suppress(ProcessLookupError, PermissionError, OSError):
+                    os.kill(pid, signal.SIGKILL)
+        entry.close()
+
+
+async def _answers_ping(client: Any) -> bool:
+    """Whether the server answers a ping within :data:`EXITED_GRACE` (an error it sends, as
+    a server of the 2026 wire without ping does, is an answer too)."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+
+    with anyio.move_on_after(EXITED_GRACE):
+        try:
+            await client.session.send_ping()
+        except MCPError as exc:
+            return not _closed(exc, CONNECTION_CLOSED) and exc.code != REQUEST_TIMEOUT
+        except Exception:  # noqa: BLE001 - no answer
+            return False
+        return True
+    return False
+
+
+async def _watch_exit(spawned: Sequence[_Spawned], closing: anyio.Event,
+                      entered: list[Any]) -> None:
+    """Give up a server whose own process exited while its session goes on, its stdout held
+    open by a process it started, so no end of file ever says it is gone. A launcher may
+    exit and leave its child serving: once the session is open, the child is pinged and
+    kept if it answers; before that, it gets :data:`EXITED_GRACE` to answer ``initialize``.
+    Once the session is closing (the server is told to exit), its exit is no news."""
+    while not spawned or spawned[0].process.returncode is None:
+        await anyio.sleep(0.1)
+    entry = spawned[0]
+    deadline = anyio.current_time() + EXITED_GRACE
+    while not entered and anyio.current_time() < deadline:
+        await anyio.sleep(0.1)
+    if entered and await _answers_ping(entered[0]):
+        return  # the server's child answers for it
+    if closing.is_set():
+        return
+    raise ServerExited(f"server exited with code {entry.process.returncode} while a process it "
+                       "started kept its stdout open, silent")
+
+
+def _http_status(exc: BaseException, statuses: Sequence[str]) -> str:
+    """The HTTP status behind the SDK's stand-in error for a non-2xx answer, if that is what
+    *exc* is (a JSON-RPC error the server sent in the body is its own and is kept)."""
+    from mcp.shared.exceptions import MCPError
+
+    leaf = _leaf(exc)
+    if statuses and isinstance(leaf, MCPError) and \
+            str(leaf.message).strip().lower() == _SDK_HTTP_STAND_IN:
+        return statuses[-1]
+    return ""
+
+
 @asynccontextmanager
 async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
                       message_handler: Callable[[Any], Awaitable[None]] | None = None,
@@ -314,27 +547,73 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
         raise ValueError(config.problem)
     _bound_sdk_shutdown()
     _linear_sdk_stdout()
+    _tracked_spawn()
+    spawned: list[_Spawned] = []
     async with AsyncExitStack() as stack:
         transport: Any
         if config.transport == "stdio":
+            # invalid UTF-8 on stdout becomes U+FFFD, as node clients decode it: strict, the
+            # SDK's reader task died on it and the session waited out the whole timeout
             params = StdioServerParameters(
                 command=config.command, args=list(config.args), env=dict(config.env) or None,
-                cwd=config.cwd,
+                cwd=config.cwd, encoding_error_handler="replace",
             )
             errlog: Any = stderr if stderr is not None else stack.enter_context(
                 open(os.devnull, "wb"))
             transport = stdio_client(params, errlog=errlog)
+            stack.callback(_reap_leftovers, spawned)  # runs after the transport's own stop
         elif config.transport == "sse":
             transport = sse_client(config.url, headers=dict(config.headers) or None)
         elif config.transport == "http":
+            statuses: list[str] = []
+
+            async def note_status(response: httpx2.Response) -> None:
+                if response.status_code >= 400:
+                    statuses.append(f"HTTP {response.status_code} {response.reason_phrase}".strip())
+
             http = await stack.enter_async_context(httpx2.AsyncClient(
-                headers=dict(config.headers), timeout=httpx2.Timeout(30.0, read=300.0)))
+                headers=dict(config.headers), timeout=httpx2.Timeout(30.0, read=300.0),
+                event_hooks={"response": [note_status]}))
             transport = streamable_http_client(config.url, http_client=http)
         else:
             raise ValueError(f"unknown transport {config.transport!r}")
         client = Client(transport, cache=None, message_handler=cast(Any, message_handler),
                         client_info=types.Implementation(name="toolsearch", version="0.1.0"))
-        yield await stack.enter_async_context(client)
+        if config.transport == "http":
+            try:
+                yield await stack.enter_async_context(client)
+            except Exception as exc:
+                status = _http_status(exc, statuses)
+                if status:
+                    raise HttpStatus(status) from None
+                raise
+            return
+        if config.transport != "stdio":
+            yield await stack.enter_async_context(client)
+            return
+        closing = anyio.Event()
+        opened: list[Any] = []
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_watch_exit, spawned, closing, opened)
+            token = _SPAWNED.set(spawned)  # the SDK starts the server as the client opens
+            reset = False
+            try:
+                async with client as entered:
+                    _SPAWNED.reset(token)
+                    reset = True
+                    opened.append(entered)
+                    try:
+                        yield entered
+                    finally:
+                        closing.set()
+            finally:
+                if not reset:
+                    _SPAWNED.reset(token)
+            tg.cancel_scope.cancel()
+
+
+class LineTooLong(ValueError):
+    """A stdio server wrote more than :data:`MAX_LINE` characters with no line end."""
 
 
 class _WholeLines(TextReceiveStream):
@@ -345,6 +624,7 @@ class _WholeLines(TextReceiveStream):
 
     async def receive(self) -> str:
         parts: list[str] = []
+        size = 0
         while True:
             try:
                 text = await super().receive()
@@ -355,6 +635,11 @@ class _WholeLines(TextReceiveStream):
             parts.append(text)
             if "\n" in text:
                 return "".join(parts)
+            size += len(text)
+            if size > MAX_LINE:  # a line with no end: kept whole, it grew by GBs a minute
+                # killed now: the SDK's reader drains stdout to its end before it gives up
+                _reap_leftovers(_SPAWNED.get() or ())
+                raise LineTooLong(f"wrote a line of over {MAX_LINE // 2**20} MB on stdout")
 
 
 def _linear_sdk_stdout() -> None:
@@ -407,9 +692,16 @@ def checked_specs(config: ServerConfig, tools: Sequence[types.Tool]
     schema depth, Unicode, duplicates and exposed-name collisions), each skip warned."""
     from .catalog_file import _Reader
 
+    # a server can echo its own secret into a listing (a description naming the key in use,
+    # a schema default): every configured secret is masked, as in a call's reply (names are
+    # kept: a tool is called by its name)
     raw = [{"name": tool.name, "description": tool.description,
             "inputSchema": tool.input_schema if isinstance(tool.input_schema, Mapping) else None}
            for tool in tools if not isinstance(tool.name, str) or config.keeps(tool.name)]
+    secrets = config.secrets()
+    if mentions_known([(t["description"], t["inputSchema"]) for t in raw], secrets):
+        raw = [{**t, "description": scrub_known(t["description"], secrets),
+                "inputSchema": scrub_known(t["inputSchema"], secrets)} for t in raw]
     reader = _Reader(f"server {config.name}", lossy=False)
     specs = reader.tools(raw, "tools/list", Toolset(name=config.name, kind="mcp"), {})
     return specs, tuple(config.redact(w) for w in reader.warnings)
@@ -430,7 +722,8 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
     garbage = _Garbage()
     sdk_log: list[str] = []
     _SERVER_LOG.set(sdk_log)
-    with tempfile.TemporaryFile() as stderr:
+    stderr = _StderrTail()
+    try:
         try:
             with anyio.fail_after(limit):
                 async with anyio.create_task_group() as tg:
@@ -444,16 +737,20 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
                             raise RuntimeError("garbage on stdout")
 
                     tg.start_soon(watch_garbage)
-                    async with open_client(config, stderr, garbage) as client:
+                    tg.start_soon(stderr.pump)
+                    async with open_client(config, stderr.writer, garbage) as client:
                         info = client.server_info
                         tools = await list_all_tools(client)
                         listed = True
                     tg.cancel_scope.cancel()
         except Exception as exc:  # noqa: BLE001 - every server fault becomes an error row
-            reason = describe_failure(exc, config, timeout=limit, stderr=_stderr_tail(stderr),
+            reason = describe_failure(exc, config, timeout=limit,
+                                      stderr=_stderr_tail(stderr.text()),
                                       garbage=garbage.lines, sdk_log=sdk_log)
             return ServerListing(error_toolset(config, reason),
                                  seconds=anyio.current_time() - started)
+    finally:
+        stderr.close()
     specs, warnings = checked_specs(config, tools)
     if garbage.lines:
         first = _one_line(config.redact(garbage.lines[0]), 80)
