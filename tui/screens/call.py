@@ -21,6 +21,7 @@ from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from toolsearch.bridge import BridgeReply
 from toolsearch.cli_safety import parse_args_json
+from toolsearch.textsafe import shown
 from toolsearch.tooldefs import thaw
 
 Dispatcher = Callable[[str, dict[str, Any]], Awaitable[BridgeReply]]
@@ -143,12 +144,15 @@ class CallScreen(ModalScreen[None]):
         try:
             reply = await self._dispatch(bridge, args)
         except Exception as exc:  # shown, never fatal
-            self.query_one("#call-status", Static).update(f"\u2716 failed: {exc}")
+            self.query_one("#call-status", Static).update(
+                shown(f"\u2716 failed: {exc}", one_line=True))
             return
         self.last_reply = reply
         event = reply.activity
-        self.query_one("#call-status", Static).update(
+        self.query_one("#call-status", Static).update(shown(
             f"{event.outcome} \u00b7 {event.headline()} \u00b7 {event.ms:.1f} ms "
-            "\u00b7 the model receives:")
-        text = json.dumps(thaw(reply.result), indent=2, ensure_ascii=False, default=str)
+            "\u00b7 the model receives:", one_line=True))
+        # escapes and bidi overrides in the reply (a tool's description, a live tool's
+        # output) shown as text, never sent to the terminal
+        text = shown(json.dumps(thaw(reply.result), indent=2, ensure_ascii=False, default=str))
         self.query_one("#call-result", TextArea).load_text(text)

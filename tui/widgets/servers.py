@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from toolsearch.advice import server_advice
 from toolsearch.session import SessionState, ToolsetRow
+from toolsearch.textsafe import shown
 from toolsearch.toolsets import Toolset
 
 from ..messages import PaneMessage
@@ -182,7 +183,7 @@ class ServersPane(CatchUpWhenShown, Vertical):
             parts.append(f"from {ts.origin}")
         if ts.server_version:
             parts.append(f"version {ts.server_version}")
-        text = Content(" \u00b7 ".join(parts))
+        text = Content(shown(" \u00b7 ".join(parts), one_line=True))  # a source's own words
         advice = self._advice(row, wait=True)
         if advice:
             text = Content.assemble(text, "\n", ("What would change it: ", "bold"), advice)
