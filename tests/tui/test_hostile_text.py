@@ -123,3 +123,19 @@ async def test_a_source_warning_holding_markup_is_shown_as_text_not_a_crash(tmp_
         assert "(srv[/]/dup[/]):" in _screen_text(app).replace("\n", "")  # the toast, as text
         assert _unsafe_lines(app) == []
         assert app.is_running
+
+
+async def test_the_servers_kind_column_holds_every_kind_whole(tmp_path):
+    tools = [{"name": "t", "description": "A tool."}]
+    source = _catalog(tmp_path, name="kinds", toolsets=[
+        {"name": kind + "-set", "kind": kind, "tools": tools}
+        for kind in ("plugin", "direct", "unregistered")])
+    app = _app(source)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _loaded(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        lines = _screen_text(app).splitlines()
+        for kind in ("plugin", "direct", "unregistered"):  # `plug…` before
+            row = next(line for line in lines if f"{kind}-set" in line)
+            assert f" {kind} " in row + " ", row

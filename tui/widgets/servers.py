@@ -32,7 +32,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("Status", "status", 11), Column("Server", "name", 20), Column("Listing", "form", 12),
     Column("Tools", "tools", 5, align="right"), Column("Tokens", "tokens", 7, align="right"),
     Column("Attached", "attached", 10), Column("Scope", "scope", 6),
-    Column("Exact", "exact", 7, align="right"), Column("Kind", "kind", 5),
+    Column("Exact", "exact", 7, align="right"), Column("Kind", "kind", 12),
     Column("Note", "note", 60),
 )
 """Listing first after the name: at 80 columns the operator's question fits on screen."""
