@@ -144,7 +144,7 @@ async def test_the_bundled_query_set_is_the_default_for_a_sample():
         assert path.endswith("seed-demo.jsonl") and load_queries(path)
         titles = [title for title, _, _ in palette_entries(app)]
         assert "Recall: run a query file" in titles
-        assert "View: show Recall" in titles
+        assert "View: show 7 Recall" in titles
 
 
 def test_no_default_query_file_without_a_sample_or_the_bundled_sets(monkeypatch):
