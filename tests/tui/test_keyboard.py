@@ -64,6 +64,24 @@ async def test_search_by_keys_from_launch(make_app):
         assert app.query_one(SearchPane).query_text == "scrape a page"
 
 
+async def test_enter_in_the_search_query_puts_the_cursor_on_the_hits(make_app):
+    """As in the Tools filter: after Enter, `y` copies the top hit and a digit switches tabs
+    (both were typed into the query)."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("4", "slash", *"scrape a page", "enter")
+        await settle(pilot)
+        assert app.focused is app.query_one("#hits-table-seed")
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.clipboard.startswith("1\t") and "scrape" in app.clipboard
+        await pilot.press("2")
+        await settle(pilot)
+        assert active_tab(app) == "tools"
+        assert app.query_one(SearchPane).query_text == "scrape a page"
+
+
 async def test_servers_keys_work_at_once(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
