@@ -139,3 +139,20 @@ async def test_the_servers_kind_column_holds_every_kind_whole(tmp_path):
         for kind in ("plugin", "direct", "unregistered"):  # `plug…` before
             row = next(line for line in lines if f"{kind}-set" in line)
             assert f" {kind} " in row + " ", row
+
+
+async def test_the_call_dialog_names_the_send_key_a_terminal_delivers(make_app):
+    """Ctrl+Enter reaches the app as Enter in most terminals (a new line in the arguments):
+    the dialog names Ctrl+J, and Ctrl+J from the arguments sends the call."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+t", "shift+tab", "shift+tab", "enter", "down", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, CallScreen)
+        assert "Ctrl+J" in _screen_text(app)
+        await pilot.press("tab", "tab", "ctrl+u", *"mcp__firecrawl__scrape", "tab",
+                          *'{"url": "https://example.com"}', "ctrl+j")
+        await settle(pilot)
+        status = str(app.screen.query_one("#call-status", Static).content)
+        assert "tool_call \u2192 mcp__firecrawl__scrape" in status, status

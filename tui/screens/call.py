@@ -81,7 +81,10 @@ class CallScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="call-box"):
-            yield Static("Call a bridge tool by hand \u00b7 Esc closes \u00b7 Ctrl+Enter sends",
+            # most terminals send Enter for Ctrl+Enter (a new line in the arguments): Ctrl+J
+            # is the key that reaches the app from any field
+            yield Static("Call a bridge tool by hand \u00b7 Esc closes \u00b7 Ctrl+J (or "
+                         "Ctrl+Enter) sends",
                          markup=False)
             with Horizontal(classes="call-row"):
                 yield Label("bridge", classes="call-label")
