@@ -83,6 +83,9 @@ class AppActions(_Base):
                 await asyncio.sleep(self.demo_delay)
         finally:
             self.demo_running = False
+        # said, so that `n` stepping past the last call is not a silent restart from call 1
+        self.notify(f"Demo finished: {len(steps)} calls. Ctrl+G plays it again (n: one call at "
+                    "a time).", timeout=6)
 
     demo_paused: bool = False
     _demo_credit: int = 0

@@ -16,6 +16,7 @@ from typing import Any
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.reactive import Reactive, reactive
 from textual.screen import Screen
 from textual.widgets import TabbedContent
@@ -23,6 +24,7 @@ from textual.worker import get_current_worker
 
 from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
 from toolsearch.session import SessionState
+from toolsearch.textsafe import shown
 from toolsearch.toolsets import Workspace
 
 from . import services
@@ -141,6 +143,14 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
         if workspace is not None:
             self._install(workspace, quiet=True)
 
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification as plain, escaped text (*markup* is ignored): messages hold
+        names, paths and source warnings, and a ``[/]`` in a tool name raised MarkupError and
+        closed the app; an escape sequence in one would drive the terminal."""
+        super().notify(shown(message), title=shown(title, one_line=True), severity=severity,
+                       timeout=timeout, markup=False)
+
     # -- layout ----------------------------------------------------------------------
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -252,7 +262,8 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
         if session is None:
             return
         a = session.assembly
-        self.sub_title = (f"{session.workspace.name or 'workspace'} \u00b7 tier {a.tier} "
+        name = shown(session.workspace.name or "workspace", one_line=True)  # a catalog's own
+        self.sub_title = (f"{name} \u00b7 tier {a.tier} "
                           f"\u00b7 {session.config.profile}")
         if self._exact_enabled:
             if self._exact_timer is not None:

@@ -21,9 +21,10 @@ TABS: tuple[tuple[str, str], ...] = (
 
 def palette_entries(app: ToolSearchApp) -> list[tuple[str, str, str]]:
     """(title, action, help) for the current state."""
-    entries: list[tuple[str, str, str]] = [
-        (f"View: show {title}", f"show_tab('{key}')", f"Switch to the {title} tab")
-        for key, title in TABS
+    entries: list[tuple[str, str, str]] = [  # the tab's digit in the title: Ctrl+P then `2`
+        # offers the Tools tab first (it offered "switch profile to bm25f", Enter ran it)
+        (f"View: show {n} {title}", f"show_tab('{key}')", f"Switch to the {title} tab (key {n})")
+        for n, (key, title) in enumerate(TABS, start=1)
     ]
     entries += [
         ("Listing: show Full", "show_listing('full')", "Every server, one line per tool"),

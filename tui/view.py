@@ -267,18 +267,28 @@ def listing_fit(tokens: int, budget: int) -> tuple[str, str]:
     return "\u2716 over budget", "$over-budget bold"
 
 
-def gauge_warnings(g: GaugeFigures) -> list[str]:
+def gauge_warnings(g: GaugeFigures, narrow: bool = False) -> list[str]:
     """What the numbers hide, in words: a saving below zero, eager schemas larger than the
-    context, a listing budget of zero."""
+    context, a listing budget of zero. *narrow*: each in one line of 80 columns (wrapped to
+    two, a warning took a row from the table under it: at 80x24 the Tools table of
+    cloudflare-scale showed one tool, of the real catalogs none)."""
     out = []
     if g.activated and g.saving < 0:
-        out.append(f"tool search costs {fmt(-g.saving)} tokens more than it saves: the bridge "
+        out.append(f"tool search costs {fmt(-g.saving)} more than it saves: enabled: off is "
+                   "cheaper" if narrow else
+                   f"tool search costs {fmt(-g.saving)} tokens more than it saves: the bridge "
                    f"({fmt(g.bridge_tokens)}) outweighs the deferred schemas "
                    f"({fmt(g.deferred_tokens)}); enabled: off would be cheaper")
     if g.context_length and g.eager_tokens > g.context_length:
-        out.append(f"eager schemas ({fmt(g.eager_tokens)}) exceed the context "
-                   f"({fmt(g.context_length)})" +
-                   (": tool search must stay on" if g.activated else ": turn tool search on"))
+        if narrow:
+            out.append(f"eager schemas {fmt(g.eager_tokens)} > context "
+                       f"{fmt(g.context_length)}: " +
+                       ("keep tool search on" if g.activated else "turn tool search on"))
+        else:
+            out.append(f"eager schemas ({fmt(g.eager_tokens)}) exceed the context "
+                       f"({fmt(g.context_length)})" +
+                       (": tool search must stay on" if g.activated else
+                        ": turn tool search on"))
     if g.activated and g.budget <= 0:
         out.append("the listing budget is 0 tokens: no listing can be embedded")
     return out

@@ -90,6 +90,23 @@ async def test_palette_opens_with_our_commands(make_app):
         assert "firecrawl" in app.session.detached
 
 
+async def test_palette_then_a_digit_offers_that_tab_first(make_app):
+    """Ctrl+P, `2`, Enter: the Tools tab (the digit a tab's key everywhere else), not the
+    first command whose title holds a 2 ("switch profile to bm25f" ran)."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for digit, tab in (("2", "tab-tools"), ("5", "tab-activity"), ("1", "tab-servers")):
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(digit)
+            await settle(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert app.query_one("#main-tabs", TabbedContent).active == tab, digit
+            assert app.session.config.profile.name == "seed"
+
+
 async def test_digit_keys_switch_tabs_but_not_while_typing(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:

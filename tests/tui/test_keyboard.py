@@ -64,6 +64,24 @@ async def test_search_by_keys_from_launch(make_app):
         assert app.query_one(SearchPane).query_text == "scrape a page"
 
 
+async def test_enter_in_the_search_query_puts_the_cursor_on_the_hits(make_app):
+    """As in the Tools filter: after Enter, `y` copies the top hit and a digit switches tabs
+    (both were typed into the query)."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("4", "slash", *"scrape a page", "enter")
+        await settle(pilot)
+        assert app.focused is app.query_one("#hits-table-seed")
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.clipboard.startswith("1\t") and "scrape" in app.clipboard
+        await pilot.press("2")
+        await settle(pilot)
+        assert active_tab(app) == "tools"
+        assert app.query_one(SearchPane).query_text == "scrape a page"
+
+
 async def test_servers_keys_work_at_once(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -240,6 +258,23 @@ async def test_demo_pause_step_and_details_by_keys(make_app):
         assert not isinstance(app.screen, ActivityDetailScreen)
         await pilot.press("c")
         assert f'"bridge": "{app.activity[-1].event.bridge}"' in app.clipboard
+
+
+async def test_stepping_past_the_demos_last_call_says_it_finished(make_app):
+    """`n` one call at a time to the end: the app says the demo finished, so the next `n`
+    (which plays it again from call 1) is no surprise."""
+    app = make_app(demo_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("5", "n")
+        for _ in range(30):
+            await pilot.pause(0.2)
+            if not app.demo_running:
+                break
+            await pilot.press("n")
+        assert not app.demo_running and len(app.activity) >= 6
+        messages = [n.message for n in app._notifications]
+        assert any(m.startswith(f"Demo finished: {len(app.activity)} calls") for m in messages)
 
 
 async def test_sort_by_keys_and_header_click_keeps_the_cursor_row(make_app):

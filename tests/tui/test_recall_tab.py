@@ -144,7 +144,7 @@ async def test_the_bundled_query_set_is_the_default_for_a_sample():
         assert path.endswith("seed-demo.jsonl") and load_queries(path)
         titles = [title for title, _, _ in palette_entries(app)]
         assert "Recall: run a query file" in titles
-        assert "View: show Recall" in titles
+        assert "View: show 7 Recall" in titles
 
 
 def test_no_default_query_file_without_a_sample_or_the_bundled_sets(monkeypatch):
@@ -217,3 +217,23 @@ async def test_skipped_queries_are_counted_beside_no_misses(tmp_path):
         assert app.query_one("#recall-misses", DataTable).row_count == 0
         assert _misses_head(app) == ("Misses: none, every scored query found a gold tool in the "
                                      "top 5 (1 skipped: gold names not deferred tools here)")
+
+
+async def test_slash_then_a_path_and_enter_runs_it_and_leaves_the_field(tmp_path):
+    """`/` reaches the query file as in Tools and Search; Enter runs it and puts the cursor
+    on the misses, so the digit after it switches tabs (it was typed into the path)."""
+    path = _write(tmp_path, [json.dumps(q) for q in QUERIES])
+    app = _seed_demo_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("7", "slash", "ctrl+u", *str(path), "enter")
+        for _ in range(40):
+            await settle(pilot)
+            if "5 queries from" in _status(app):
+                break
+        assert "5 queries from" in _status(app)
+        assert app.focused is app.query_one("#recall-misses")
+        await pilot.press("2")
+        await settle(pilot)
+        assert app.query_one("#main-tabs").active == "tab-tools"
+        assert app.query_one("#recall-path").value == str(path)

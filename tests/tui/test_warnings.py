@@ -43,3 +43,31 @@ def test_an_empty_listing_never_fits():
     assert "fits" not in listing_fit(0, 0)[0]
     assert "fits" not in listing_fit(0, 4000)[0]
     assert "fits" in listing_fit(10, 4000)[0]
+
+
+async def test_at_80_columns_each_warning_takes_one_line_and_the_tools_table_keeps_rows():
+    """cloudflare-scale at 80x24: the eager-schemas warning wrapped to two lines and the Tools
+    table under the gauges showed a single tool (the real catalogs: none)."""
+    from tui.widgets.tools import ToolsPane
+
+    for workspace in (tiny_workspace(), None):
+        app = ToolSearchApp(["cloudflare-scale"] if workspace is None else (),
+                            workspace=workspace, exact=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(20):
+                await settle(pilot)
+                if app.session is not None:
+                    break
+            await pilot.press("2")
+            await settle(pilot)
+            gauge = app.query_one("#gauge-text", Static)
+            warned = [line for line in gauge.content.wrap(gauge.content_region.width)
+                      if "\u26a0" in line.plain]
+            assert len(warned) == 1
+            index = gauge.content.wrap(gauge.content_region.width).index(warned[0])
+            assert index == len(gauge.content.wrap(gauge.content_region.width)) - 1
+            assert ("more than it saves" if workspace else "keep tool search on") in \
+                warned[0].plain
+            if workspace is None:
+                table = app.query_one(ToolsPane).table
+                assert table.size.height - 2 >= 2  # two tools between header and scrollbar

@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from ..activity import ActivityEntry
 from ..widgets.textview import TextView
+from .tab_keys import TAB_KEYS, LeavesForTab
 
 
 def entry_json(entry: ActivityEntry) -> dict[str, Any]:
@@ -43,7 +44,7 @@ def entry_text(entry: ActivityEntry) -> str:
     ])
 
 
-class ActivityDetailScreen(ModalScreen[None]):
+class ActivityDetailScreen(LeavesForTab, ModalScreen[None]):
     AUTO_FOCUS = "#detail-text"  # focused as the screen opens: keys typed at once land there
     DEFAULT_CSS = """
     ActivityDetailScreen { align: center middle; }
@@ -57,6 +58,7 @@ class ActivityDetailScreen(ModalScreen[None]):
         Binding("left,p", "move(-1)", "Older", id="detail.older"),
         Binding("right,n", "move(1)", "Newer", id="detail.newer"),
         Binding("c", "copy", "Copy JSON", id="detail.copy"),
+        *TAB_KEYS,
     ]
 
     def __init__(self, entries: Sequence[ActivityEntry], index: int = -1) -> None:

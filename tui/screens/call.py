@@ -21,6 +21,7 @@ from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from toolsearch.bridge import BridgeReply
 from toolsearch.cli_safety import parse_args_json
+from toolsearch.textsafe import shown
 from toolsearch.tooldefs import thaw
 
 Dispatcher = Callable[[str, dict[str, Any]], Awaitable[BridgeReply]]
@@ -80,7 +81,10 @@ class CallScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="call-box"):
-            yield Static("Call a bridge tool by hand \u00b7 Esc closes \u00b7 Ctrl+Enter sends",
+            # most terminals send Enter for Ctrl+Enter (a new line in the arguments): Ctrl+J
+            # is the key that reaches the app from any field
+            yield Static("Call a bridge tool by hand \u00b7 Esc closes \u00b7 Ctrl+J (or "
+                         "Ctrl+Enter) sends",
                          markup=False)
             with Horizontal(classes="call-row"):
                 yield Label("bridge", classes="call-label")
@@ -143,12 +147,15 @@ class CallScreen(ModalScreen[None]):
         try:
             reply = await self._dispatch(bridge, args)
         except Exception as exc:  # shown, never fatal
-            self.query_one("#call-status", Static).update(f"\u2716 failed: {exc}")
+            self.query_one("#call-status", Static).update(
+                shown(f"\u2716 failed: {exc}", one_line=True))
             return
         self.last_reply = reply
         event = reply.activity
-        self.query_one("#call-status", Static).update(
+        self.query_one("#call-status", Static).update(shown(
             f"{event.outcome} \u00b7 {event.headline()} \u00b7 {event.ms:.1f} ms "
-            "\u00b7 the model receives:")
-        text = json.dumps(thaw(reply.result), indent=2, ensure_ascii=False, default=str)
+            "\u00b7 the model receives:", one_line=True))
+        # escapes and bidi overrides in the reply (a tool's description, a live tool's
+        # output) shown as text, never sent to the terminal
+        text = shown(json.dumps(thaw(reply.result), indent=2, ensure_ascii=False, default=str))
         self.query_one("#call-result", TextArea).load_text(text)

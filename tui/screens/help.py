@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..pacing import PacedFrames
+from .tab_keys import TAB_KEYS, LeavesForTab
 
 
 def key_map_text(sections: list[tuple[str, list[tuple[str, str]]]]) -> Content:
@@ -27,7 +28,7 @@ def key_map_text(sections: list[tuple[str, list[tuple[str, str]]]]) -> Content:
     return Content.assemble(*parts)
 
 
-class HelpScreen(PacedFrames, ModalScreen[None]):
+class HelpScreen(PacedFrames, LeavesForTab, ModalScreen[None]):
     AUTO_FOCUS = "#help-box"  # focused as the screen opens: keys typed at once land there
     DEFAULT_CSS = """
     HelpScreen { align: center middle; background: $background; }
@@ -37,6 +38,7 @@ class HelpScreen(PacedFrames, ModalScreen[None]):
     """
     BINDINGS = [
         Binding("escape,q,question_mark,f1", "close", "Close", id="help.close"),
+        *TAB_KEYS,
     ]
 
     def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:

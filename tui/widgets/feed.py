@@ -17,6 +17,8 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import RichLog, Static
 
+from toolsearch.textsafe import shown
+
 from ..activity import ActivityEntry, outcome_label
 
 MAX_LINES = 2000
@@ -89,8 +91,10 @@ class ActivityFeed(Vertical):
         when = Text(f"{int(minutes):02d}:{seconds:04.1f} ", muted)
         when.append(f"{event.ms:8.1f} ms  ", muted)
         outcome = Text(f"{label:<18}", self._style(style) if style else RichStyle())
-        headline = Text(event.headline(), RichStyle(bold=True))
-        note = Text(entry.note, muted) if entry.note else None
+        # the tool and arguments come from the caller (a live client's model, a paste):
+        # escapes shown, never sent to the terminal
+        headline = Text(shown(event.headline(), one_line=True), RichStyle(bold=True))
+        note = Text(shown(entry.note, one_line=True), muted) if entry.note else None
         return when, outcome, headline, note
 
     def render_entry(self, entry: ActivityEntry) -> Text:

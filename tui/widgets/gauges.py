@@ -159,8 +159,9 @@ class GaugesPane(Vertical):
             exact = None
         narrow = 0 < self.size.width < NARROW
         lines = gauge_lines(self.figures, exact, narrow)
-        lines += [Content.assemble(("\u26a0 Warning ", "$outcome-warn bold"), text)
-                  for text in gauge_warnings(self.figures)]
+        label = "\u26a0 " if narrow else "\u26a0 Warning "  # the glyph and words say it
+        lines += [Content.assemble((label, "$outcome-warn bold"), text)
+                  for text in gauge_warnings(self.figures, narrow)]
         text = Content("\n").join(lines)
         static = self.query_one("#gauge-text", Static)
         # Lay the screen out again only when the wrapped height changes: a layout pass over

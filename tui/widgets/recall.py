@@ -88,6 +88,7 @@ class RecallPane(Vertical):
     """
     BINDINGS = [
         Binding("ctrl+o", "focus_path", "Query file", id="recall.focus_path"),
+        Binding("slash", "focus_path", "Query file", show=False, id="recall.focus_path_slash"),
         Binding("f5", "run", "Run queries", id="recall.run"),
         Binding("f6", "reach", "Reach", id="recall.reach"),
     ]
@@ -217,8 +218,11 @@ class RecallPane(Vertical):
 
     @on(Input.Submitted, "#recall-path")
     def _submitted(self, event: Input.Submitted) -> None:
+        """Enter runs the file and puts the cursor on the misses, as Enter in the Tools
+        filter does (a digit after it was typed into the path)."""
         event.stop()
         self.action_run()
+        focus_now(self.query_one("#recall-misses", SortableTable))
 
     @on(Input.Changed, "#recall-path")
     def _path_changed(self, event: Input.Changed) -> None:

@@ -177,10 +177,15 @@ class SearchPane(CatchUpWhenShown, Vertical):
 
     @on(Input.Submitted, "#search-query")
     def _submitted(self, event: Input.Submitted) -> None:
+        """Enter runs the query and puts the cursor on the hits, as Enter in the Tools filter
+        does: the keys after it (`2`, `c`, `S`) were typed into the query."""
         event.stop()
         if self._timer is not None:
             self._timer.stop()
         self._submit()
+        hits = next((t for t in self.query(DataTable) if is_shown(t)), None)
+        if hits is not None:
+            focus_now(hits)
 
     @on(Checkbox.Changed, "#search-compare")
     def _compare_changed(self, event: Checkbox.Changed) -> None:

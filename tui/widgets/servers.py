@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from toolsearch.advice import server_advice
 from toolsearch.session import SessionState, ToolsetRow
+from toolsearch.textsafe import shown
 from toolsearch.toolsets import Toolset
 
 from ..messages import PaneMessage
@@ -31,7 +32,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("Status", "status", 11), Column("Server", "name", 20), Column("Listing", "form", 12),
     Column("Tools", "tools", 5, align="right"), Column("Tokens", "tokens", 7, align="right"),
     Column("Attached", "attached", 10), Column("Scope", "scope", 6),
-    Column("Exact", "exact", 7, align="right"), Column("Kind", "kind", 5),
+    Column("Exact", "exact", 7, align="right"), Column("Kind", "kind", 12),
     Column("Note", "note", 60),
 )
 """Listing first after the name: at 80 columns the operator's question fits on screen."""
@@ -182,7 +183,7 @@ class ServersPane(CatchUpWhenShown, Vertical):
             parts.append(f"from {ts.origin}")
         if ts.server_version:
             parts.append(f"version {ts.server_version}")
-        text = Content(" \u00b7 ".join(parts))
+        text = Content(shown(" \u00b7 ".join(parts), one_line=True))  # a source's own words
         advice = self._advice(row, wait=True)
         if advice:
             text = Content.assemble(text, "\n", ("What would change it: ", "bold"), advice)

@@ -19,6 +19,7 @@ from textual.widgets import Input, Static
 
 from toolsearch.advice import closest_names
 from toolsearch.session import Explanation, SessionState
+from toolsearch.textsafe import shown
 
 from ..key_order import focus_now
 from ..view import TOOL_LABELS, ToolRow, fmt, tool_rows, tool_rows_key
@@ -214,13 +215,16 @@ class ToolsPane(CatchUpWhenShown, Vertical):
             else "exact n/a"
         tokens = f"{fmt(ex.schema_tokens)} tokens ({exact})" if ex.schema_tokens is not None \
             else "no schema"
-        box.update(Content.assemble(
-            (ex.name, "bold"), "  ", (label, style), f" \u00b7 rule {ex.rule} \u00b7 "
-            f"toolset {ex.toolset or '-'} \u00b7 {tokens}\n",
-            ("Why: ", "bold"), ex.reason, "\n",
-            ("Listing line: ", "bold"), ex.listing_line or "(not in the listing)",
-            *(("\n", ("What would change it: ", "bold"), " \u00b7 ".join(advice)) if advice
-              else ()),
+        box.update(Content.assemble(  # source text with its escapes shown (a description's
+            # \x1b[2J cleared the terminal, \x1b]0;…\x07 retitled it)
+            (shown(ex.name, one_line=True), "bold"), "  ", (label, style),
+            shown(f" \u00b7 rule {ex.rule} \u00b7 toolset {ex.toolset or '-'} \u00b7 {tokens}",
+                  one_line=True), "\n",
+            ("Why: ", "bold"), shown(ex.reason, one_line=True), "\n",
+            ("Listing line: ", "bold"),
+            shown(ex.listing_line, one_line=True) if ex.listing_line else "(not in the listing)",
+            *(("\n", ("What would change it: ", "bold"),
+               shown(" \u00b7 ".join(advice), one_line=True)) if advice else ()),
         ), layout=False)  # fixed height: no screen-wide layout pass for a new explanation
 
     def _explanation(self, session: SessionState, name: str) -> Explanation:
