@@ -267,9 +267,11 @@ class ToolAdvice:
         }
 
     def sentences(self) -> list[str]:
-        out = list(self.server.sentences()) if self.server else []
-        if self.keep_visible:
-            out.append(self.keep_visible)
+        """The tool's own answer (what keeps it visible) first, then its server's budgets: a
+        box cut short (the app's Tools explanation at 80x24) keeps what is about this tool."""
+        out = [self.keep_visible] if self.keep_visible else []
+        if self.server:
+            out += self.server.sentences()
         if self.did_you_mean:
             out.append("Did you mean: " + ", ".join(self.did_you_mean) + "?")
         return out
