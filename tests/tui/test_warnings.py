@@ -71,3 +71,25 @@ async def test_at_80_columns_each_warning_takes_one_line_and_the_tools_table_kee
             if workspace is None:
                 table = app.query_one(ToolsPane).table
                 assert table.size.height - 2 >= 2  # two tools between header and scrollbar
+
+
+def wide_workspace() -> Workspace:
+    """Schema tokens in the millions (as the 4,932 real tools have): long figures."""
+    text = "Reads one record of the store and returns its fields. " * 60
+    big = Toolset("store", "mcp", tuple(ToolSpec(f"read_{i}", text, {"type": "object"})
+                                        for i in range(2500)))
+    return Workspace(name="wide", toolsets=(big,), context_length=200_000)
+
+
+async def test_the_gauges_keep_one_line_each_at_80_columns_with_figures_in_millions():
+    app = ToolSearchApp(workspace=wide_workspace(), exact_delay=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        static = app.query_one("#gauge-text", Static)
+        assert app.session.assembly.classification is not None
+        text = gauges(app)
+        assert "Schemas eager" in text and "saving" in text
+        assert app.query_one("#gauge-text").region.height > 0
+        lines = text.split("\n")
+        assert all(len(line) <= static.content_region.width for line in lines), lines
+        assert static.content_region.height == len(lines)  # no wrapped line takes a table row

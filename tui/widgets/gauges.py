@@ -43,29 +43,39 @@ def binding_words(g: GaugeFigures) -> str:
 SHORT_MEANINGS = {
     0: "everything eager",
     1: "bridge + per-tool listing",
-    2: "bridge only: tools found via tool_search",
+    2: "bridge only: found via tool_search",
 }
 
 
-def compact_lines(g: GaugeFigures, exact: ExactCounts | None) -> list[Content]:
-    """Four lines for terminals narrower than 100 columns."""
+def _fitting(width: int, full: Content, short: Content) -> Content:
+    """*full* where it fits in *width* columns (or the width is unknown), else *short*."""
+    return full if not width or full.cell_length <= width else short
+
+
+def compact_lines(g: GaugeFigures, exact: ExactCounts | None, width: int = 0) -> list[Content]:
+    """Four lines for terminals narrower than 100 columns, each within *width* where it can
+    be: the Tier line leaves out the tier's meaning, the Schemas line its deferred figure,
+    where they would not fit (at 80x24 on the 4,932 real tools both wrapped, and the Tools
+    table kept one row)."""
     fit, fit_style = listing_fit(g.listing_tokens, g.budget)
     state = "" if g.activated else (" \u00b7 tool search off" if g.enabled == "off"
                                      else " \u00b7 no tool can be deferred")
     binds = {"cap": "cap binds", "percent": "% binds", "both": "both bind"}[g.binding]
     context = fmt(g.context_length) if g.context_length else "no ctx"
+    schemas = Content.assemble(("Schemas ", "bold"),
+                               f"eager {fmt(g.eager_tokens)} \u2192 sent {fmt(g.sent_tokens)} "
+                               "\u00b7 ", (f"saving {fmt(g.saving)} ({g.saving_pct:.1f}%)",
+                                             "bold"))
+    deferred = f" \u00b7 deferred {fmt(g.deferred_tokens)}"
+    tier = Content.assemble((f"Tier {g.tier}", f"{TIER_STYLES[g.tier]} bold"))
+    listing = Content.assemble(f"{state} \u00b7 listing {g.listing_form} "
+                               f"{fmt(g.listing_tokens)}/{fmt(g.budget)} ", (fit, fit_style))
     return [
-        Content.assemble((f"Tier {g.tier}", f"{TIER_STYLES[g.tier]} bold"),
-                         f" \u25b8 {SHORT_MEANINGS[g.tier]}{state} \u00b7 listing "
-                         f"{g.listing_form} {fmt(g.listing_tokens)}/{fmt(g.budget)} ",
-                         (fit, fit_style)),
+        _fitting(width, tier + f" \u25b8 {SHORT_MEANINGS[g.tier]}" + listing, tier + listing),
         Content.assemble(("Budget ", "bold"),
                          f"min(cap {fmt(g.cap)}, {g.threshold_pct:g}% of {context} = "
                          f"{fmt(g.percent_leg)}) = {fmt(g.budget)} \u00b7 ", (binds, "bold")),
-        Content.assemble(("Schemas ", "bold"),
-                         f"eager {fmt(g.eager_tokens)} \u2192 sent {fmt(g.sent_tokens)} "
-                         "\u00b7 ", (f"saving {fmt(g.saving)} ({g.saving_pct:.1f}%)", "bold"),
-                         f" \u00b7 deferred {fmt(g.deferred_tokens)}"),
+        _fitting(width, schemas + deferred, schemas),
         Content.assemble(("Exact ", "bold"),
                          f"eager {fmt(exact.eager if exact else None)} \u2192 sent "
                          f"{fmt(exact.sent if exact else None)} \u00b7 bridge "
@@ -73,10 +83,11 @@ def compact_lines(g: GaugeFigures, exact: ExactCounts | None) -> list[Content]:
     ]
 
 
-def gauge_lines(g: GaugeFigures, exact: ExactCounts | None, narrow: bool) -> list[Content]:
+def gauge_lines(g: GaugeFigures, exact: ExactCounts | None, narrow: bool,
+                width: int = 0) -> list[Content]:
     """The pane's lines; *exact* is None while the counts are being worked out."""
     if narrow:
-        return compact_lines(g, exact)
+        return compact_lines(g, exact, width)
     tier = Content.assemble((f"Tier {g.tier}", f"{TIER_STYLES[g.tier]} bold"), " \u25b8 ",
                             g.tier_meaning)
     if not g.activated:
@@ -158,12 +169,13 @@ class GaugesPane(Vertical):
         if exact is not None and exact.session_key != id(self.session):
             exact = None
         narrow = 0 < self.size.width < NARROW
-        lines = gauge_lines(self.figures, exact, narrow)
+        static = self.query_one("#gauge-text", Static)
+        lines = gauge_lines(self.figures, exact, narrow,
+                            static.content_region.width or self.size.width - 2)
         label = "\u26a0 " if narrow else "\u26a0 Warning "  # the glyph and words say it
         lines += [Content.assemble((label, "$outcome-warn bold"), text)
                   for text in gauge_warnings(self.figures, narrow)]
         text = Content("\n").join(lines)
-        static = self.query_one("#gauge-text", Static)
         # Lay the screen out again only when the wrapped height changes: a layout pass over
         # every pane costs 10-35 ms with ~5,000 tools loaded, a repaint of six lines almost
         # nothing.
