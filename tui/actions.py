@@ -33,7 +33,7 @@ from .pacing import underline_now
 from .prepare import IDLE_S, STEP_S, HiddenTabs, last_input_of
 from .recall_view import RecallStep, RecallView, reach_run, recall_basis, recall_run
 from .screens.activity_detail import ActivityDetailScreen, entry_json
-from .screens.call import CallScreen
+from .screens.call import CallDraft, CallScreen
 from .screens.confirm_save import ConfirmSaveScreen
 from .screens.help import HelpScreen, draw_help_ahead, help_screen, prepare_help
 from .screens.save import SavePathScreen
@@ -316,7 +316,13 @@ class AppActions(_Base):
         if self.session is None:
             return
         name = next((pane.highlighted_name() or "" for pane in self.query(ToolsPane)), "")
-        self.push_screen(CallScreen(self.dispatch, bridge="tool_describe", name=name))
+        self.push_screen(CallScreen.reopened(self.dispatch, self.call_draft, name,
+                                             self._keep_call_draft))
+
+    call_draft: CallDraft | None = None
+
+    def _keep_call_draft(self, draft: CallDraft) -> None:
+        self.call_draft = draft
 
     def action_run_recall(self) -> None:
         self.action_show_tab("recall")

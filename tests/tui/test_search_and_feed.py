@@ -247,3 +247,32 @@ async def test_compare_at_80x24_shows_a_hit_in_every_profile_table(make_app):
             assert rows_shown >= 1, (profile, table.size, table.scrollable_content_region)
             head = pane.query_one(f"#hits-head-{profile}", Static)
             assert head.size.height == 1, profile
+
+
+async def test_the_call_dialog_reopens_as_it_was_left_for_the_same_tool(make_app):
+    """Esc threw away typed arguments; Ctrl+T again (same tool highlighted) brings them back,
+    and another tool highlighted gets a fresh dialog describing it."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *"send_dm", "enter", "ctrl+t")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, CallScreen)
+        name = screen.query_one("#call-name", Input).value
+        assert name.endswith("send_dm")
+        await pilot.press("tab", *'{"handle": "nous"}', "escape")  # into the arguments
+        await settle(pilot)
+        assert not isinstance(app.screen, CallScreen)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        again = app.screen
+        assert isinstance(again, CallScreen)
+        assert again.query_one("#call-args", TextArea).text == '{"handle": "nous"}'
+        assert again.query_one("#call-name", Input).value == name
+        await pilot.press("escape", "escape", "down", "ctrl+t")  # another tool: fresh
+        await settle(pilot)
+        fresh = app.screen
+        assert isinstance(fresh, CallScreen)
+        assert fresh.query_one("#call-args", TextArea).text == ""
+        assert fresh.query_one("#call-name", Input).value != name

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -48,6 +49,18 @@ def build_args(bridge: str, name: str, arguments: str, limit: str) -> dict[str, 
     return args
 
 
+@dataclass(frozen=True)
+class CallDraft:
+    """What the dialog held when it closed, reopened by the next Ctrl+T while the same tool
+    is highlighted (Esc threw the typed arguments away)."""
+
+    opened_for: str
+    bridge: str
+    name: str
+    arguments: str
+    limit: str
+
+
 class CallScreen(ModalScreen[None]):
     AUTO_FOCUS = "#call-name"  # focused as the screen opens: keys typed at once land there
     DEFAULT_CSS = """
@@ -71,13 +84,40 @@ class CallScreen(ModalScreen[None]):
     ]
 
     def __init__(self, dispatch: Dispatcher, *, bridge: str = "tool_describe",
-                 name: str = "", arguments: str = "") -> None:
+                 name: str = "", arguments: str = "", limit: str = "",
+                 keep: Callable[[CallDraft], None] | None = None) -> None:
         super().__init__()
         self._dispatch = dispatch
         self._bridge = bridge if bridge in BRIDGES else "tool_describe"
         self._tool_name = name
         self._arguments = arguments
+        self._limit = limit
+        self._keep = keep
+        self._opened_for = name
         self.last_reply: BridgeReply | None = None
+
+    @classmethod
+    def reopened(cls, dispatch: Dispatcher, draft: CallDraft | None, name: str,
+                 keep: Callable[[CallDraft], None]) -> CallScreen:
+        """The dialog for the highlighted tool *name*: as it was left (*draft*) when it was
+        opened for that same tool, else fresh, describing it."""
+        if draft is not None and draft.opened_for == name:
+            screen = cls(dispatch, bridge=draft.bridge, name=draft.name,
+                         arguments=draft.arguments, limit=draft.limit, keep=keep)
+        else:
+            screen = cls(dispatch, bridge="tool_describe", name=name, keep=keep)
+        screen._opened_for = name
+        return screen
+
+    def close(self) -> None:
+        """Close, handing what the fields hold to *keep* first."""
+        if self._keep is not None:
+            self._keep(CallDraft(
+                self._opened_for, str(self.query_one("#call-bridge", Select).value),
+                self.query_one("#call-name", Input).value,
+                self.query_one("#call-args", TextArea).text,
+                self.query_one("#call-limit", Input).value))
+        self.dismiss(None)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="call-box"):
@@ -91,7 +131,7 @@ class CallScreen(ModalScreen[None]):
                 yield Select([(b, b) for b in BRIDGES], value=self._bridge, allow_blank=False,
                              id="call-bridge", compact=True)
                 yield Label(" limit", classes="call-label")
-                yield Input(id="call-limit", type="integer", compact=True)
+                yield Input(self._limit, id="call-limit", type="integer", compact=True)
             with Horizontal(classes="call-row"):
                 yield Label("name/query", classes="call-label")
                 yield Input(self._tool_name, id="call-name", compact=True,
@@ -112,7 +152,7 @@ class CallScreen(ModalScreen[None]):
     @on(Button.Pressed, "#call-close")
     def _close_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(None)
+        self.close()
 
     @on(Input.Submitted, "#call-name")
     def _name_submitted(self, event: Input.Submitted) -> None:
@@ -120,7 +160,7 @@ class CallScreen(ModalScreen[None]):
         self.action_send()
 
     def action_dismiss_dialog(self) -> None:
-        self.dismiss(None)
+        self.close()
 
     def fill(self, bridge: str, name: str, arguments: str) -> None:
         """Set the dialog's bridge, tool name and arguments at once."""
