@@ -253,10 +253,14 @@ async def test_demo_pause_step_and_details_by_keys(make_app):
         await pilot.press("c")
         await settle(pilot)
         assert '"request"' in app.clipboard
+        app.copy_to_clipboard("")
+        await pilot.press("y")  # y copies wherever c does (Search copies a hit with y)
+        await settle(pilot)
+        assert '"request"' in app.clipboard
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, ActivityDetailScreen)
-        await pilot.press("c")
+        await pilot.press("y")
         assert f'"bridge": "{app.activity[-1].event.bridge}"' in app.clipboard
 
 
@@ -323,9 +327,13 @@ async def test_copy_and_export_the_sent_listing_and_a_hit(make_app, tmp_path, mo
         await settle(pilot)
         pane = app.query_one("#listing")
         assert pane.active_form == "sent"
-        await pilot.press("c")
+        await pilot.press("y")
         await settle(pilot)
         assert app.clipboard == pane.text_of("sent") and "tool_search" in app.clipboard.lower()
+        app.copy_to_clipboard("")
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.clipboard == pane.text_of("sent")
         await pilot.press("e")
         await settle(pilot)
         assert (tmp_path / "tool_search-description.txt").read_text() == "mine\n"

@@ -57,7 +57,7 @@ class ActivityDetailScreen(LeavesForTab, ModalScreen[None]):
         Binding("escape,q", "close", "Close", id="detail.close"),
         Binding("left,p", "move(-1)", "Older", id="detail.older"),
         Binding("right,n", "move(1)", "Newer", id="detail.newer"),
-        Binding("c", "copy", "Copy JSON", id="detail.copy"),
+        Binding("c,y", "copy", "Copy JSON", id="detail.copy"),
         *TAB_KEYS,
     ]
 

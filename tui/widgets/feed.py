@@ -39,7 +39,7 @@ class ActivityFeed(Vertical):
         Binding("enter", "app.activity_detail", "Details", id="feed.details"),
         Binding("space", "app.demo_pause", "Pause/resume demo", id="demo.pause"),
         Binding("n", "app.demo_step", "Step demo", id="demo.step"),
-        Binding("c", "app.copy_activity", "Copy last", id="feed.copy"),
+        Binding("c,y", "app.copy_activity", "Copy last", id="feed.copy"),
     ]
 
     activity: reactive[tuple[ActivityEntry, ...]] = reactive((), init=False)

@@ -84,7 +84,7 @@ class ListingPane(CatchUpWhenShown, Vertical):
     BINDINGS = [
         Binding("left_square_bracket", "step_form(-1)", "Prev form", id="listing.prev"),
         Binding("right_square_bracket", "step_form(1)", "Next form", id="listing.next"),
-        Binding("c", "copy", "Copy", id="listing.copy"),
+        Binding("c,y", "copy", "Copy", id="listing.copy"),
         Binding("e", "export", "Export Sent", id="listing.export"),
     ]
 
