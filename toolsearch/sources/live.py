@@ -709,7 +709,10 @@ def _first_error(exc: Exception) -> str:
 
     if isinstance(exc, ValidationError) and exc.errors():
         first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first.get("loc", ()))
+        where = tuple(first.get("loc", ()))
+        if where[:2] == ("tools", 0):  # the one-tool page each tool is checked in
+            where = where[2:]
+        loc = ".".join(str(p) for p in where)
         return f"{loc}: {first.get('msg', '')}" if loc else str(first.get("msg", ""))
     return f"{type(exc).__name__}: {exc}"
 
