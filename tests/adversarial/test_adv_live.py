@@ -183,19 +183,22 @@ def test_one_malformed_tool_is_skipped_not_the_whole_server(tmp_path: Path,
     schema, the other two are skipped with a warning naming the server and the tool (its
     name, else its index), and the good tool is listed and runs for real (its reply checked
     against its ``outputSchema``, which the SDK learnt from the lenient listing)."""
-    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers",
-                               {"mixed": hostile("tools-gen", marker, "--tools-kind", "mixed")})
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers", {
+        "mixed": hostile("tools-gen", marker, "--tools-kind", "mixed"),
+        "nolist": hostile("tools-gen", marker, "--tools-kind", "tools-object")})
     run = cli("assemble", str(config), "--json", "--timeout", "20")
     assert run.returncode == 0, run
     assembled = json.loads(run.stdout)
     assert [(ts["name"], ts["status"], ts["tools"]) for ts in assembled["toolsets"]] == \
-        [("mcp-mixed", "connected", 2)], assembled["toolsets"]
+        [("mcp-mixed", "connected", 2), ("mcp-nolist", "error", 0)], assembled["toolsets"]
+    assert "invalid reply from server (ListToolsResult): tools: Input should be a valid list" \
+        in assembled["toolsets"][1]["error"], assembled["toolsets"]  # a whole reply: its row
     assert sorted(assembled["deferred"]) == ["mcp__mixed__bare", "mcp__mixed__echo"]
     described = cli("call", str(config), "tool_describe", '{"name": "mcp__mixed__bare"}',
                     "--timeout", "20")
     assert json.loads(described.stdout[described.stdout.index("\n{"):])["parameters"] == \
         {"type": "object", "properties": {}}, described
-    warned = [ln for ln in run.stderr.splitlines() if "skipped" in ln]
+    warned = [ln for ln in run.stderr.splitlines() if "mixed" in ln]
     assert len(warned) == 2, run.stderr
     assert warned[0] == "toolsearch: warning: server mixed: tools/list.tools[2] (mixed/listy): " \
         "skipped: inputSchema: Input should be a valid dictionary or instance of InputSchema", \

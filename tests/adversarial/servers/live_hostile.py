@@ -109,6 +109,8 @@ def generated_tools(kind: str) -> list:
             {"name": "listy", "description": "Schema is a list.", "inputSchema": []},
             {"name": 5, "description": "Name is a number.", "inputSchema": {"type": "object"}},
         ]
+    if kind == "tools-object":  # not a list: the whole reply is malformed
+        return {"echo": {"name": "echo", "inputSchema": {"type": "object"}}}  # type: ignore
     if kind == "schema-not-object":
         return [{"name": "bad", "description": "schema is a list", "inputSchema": [1, 2]},
                 {"name": "good", "description": "fine", "inputSchema": {"type": "object"}}]
