@@ -194,7 +194,11 @@ def before_serving(mode: str, marker: str) -> None:
         sys.stderr.flush()
 
 
-def call_result(mode: str, marker: str, kind: str) -> dict:
+def call_result(mode: str, marker: str, kind: str, tools_kind: str, request: dict) -> dict:
+    if tools_kind == "mixed":
+        text = str((request.get("params", {}).get("arguments") or {}).get("text"))
+        return {"content": [{"type": "text", "text": f"echo: {text}"}],
+                "structuredContent": {"echoed": text}}
     if mode == "list-then-die":
         sys.exit(0)
     if mode == "call-orphan":
@@ -243,13 +247,8 @@ def main() -> None:
                 sys.stdout.flush()
                 continue
             send({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": tools}})
-        elif method == "tools/call" and args.tools_kind == "mixed":
-            text = str((request.get("params", {}).get("arguments") or {}).get("text"))
-            send({"jsonrpc": "2.0", "id": request["id"], "result": {
-                "content": [{"type": "text", "text": f"echo: {text}"}],
-                "structuredContent": {"echoed": text}}})
         elif method == "tools/call":
-            result = call_result(mode, args.marker, args.reply)
+            result = call_result(mode, args.marker, args.reply, args.tools_kind, request)
             send({"jsonrpc": "2.0", "id": request["id"], "result": result})
         elif method == "ping":
             send({"jsonrpc": "2.0", "id": request["id"], "result": {}})
