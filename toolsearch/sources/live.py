@@ -759,13 +759,14 @@ def _lenient_page(raw: dict[str, Any], version: str, start: int,
     return types.ListToolsResult(tools=kept, next_cursor=cursor)
 
 
-async def list_all_tools(client: Client, skipped: list[SkippedTool] | None = None
-                         ) -> list[types.Tool]:
+async def list_all_tools(client: Client, skipped: list[SkippedTool] | None = None, *,
+                         until: str | None = None) -> list[types.Tool]:
     """``tools/list`` over every page, following ``nextCursor``, each tool checked alone: a
     malformed tool is skipped (and noted in *skipped*) while the others load. The SDK
     learns the kept tools as its own listing would teach it (a call's result is checked
     against its tool's ``outputSchema``; for a tool it never saw listed, ``call_tool``
-    re-lists, strictly, and one malformed tool failed the call)."""
+    re-lists, strictly, and one malformed tool failed the call). *until*: stop after the
+    page that lists the tool of that name (all a call needs the SDK to know)."""
     tools: list[types.Tool] = []
     cursor: str | None = None
     seen: set[str] = set()
@@ -781,7 +782,7 @@ async def list_all_tools(client: Client, skipped: list[SkippedTool] | None = Non
             page, complete=cursor is None and page.next_cursor is None)
         tools.extend(page.tools)
         cursor = page.next_cursor
-        if not cursor:
+        if not cursor or (until is not None and any(t.name == until for t in page.tools)):
             return tools
         if cursor in seen:
             raise RuntimeError(f"tools/list repeated cursor {cursor[:40]!r}")
