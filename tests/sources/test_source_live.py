@@ -20,7 +20,13 @@ from source_helpers import (
 )
 
 from toolsearch.sources import load_sources_async
-from toolsearch.sources.live import ServerConfig, list_server, list_servers
+from toolsearch.sources.live import (
+    ServerConfig,
+    SkippedTool,
+    list_server,
+    list_servers,
+    skipped_warnings,
+)
 from toolsearch.toolsets import ToolsetStatus
 
 pytestmark = pytest.mark.live
@@ -192,3 +198,14 @@ def test_attach_bench_smoke() -> None:
     assert result["paged_tools"] == 120 and result["pages"] == 3
     assert result["parallel_s"] > 0 and result["slowest_alone_s"] > 0
     assert any(line.startswith("paging:") for line in lines)
+
+
+def test_a_skipped_tool_the_config_excludes_is_not_warned_about() -> None:
+    """A malformed tool the operator filtered out anyway is no news; one without a string
+    name is named by its index; a name with control characters is shown escaped."""
+    skipped = [SkippedTool(0, "hidden", "inputSchema: bad"), SkippedTool(1, None, "name: bad"),
+               SkippedTool(2, "odd\x1b[2J", "inputSchema: bad")]
+    config = ServerConfig("s", command="x", exclude=("hidden",))
+    assert skipped_warnings(config, skipped) == (
+        "server s: tools/list.tools[1] (s): skipped: name: bad",
+        "server s: tools/list.tools[2] (s/odd\\x1b[2J): skipped: inputSchema: bad")

@@ -791,9 +791,12 @@ async def list_all_tools(client: Client, skipped: list[SkippedTool] | None = Non
 
 
 def skipped_warnings(config: ServerConfig, skipped: Sequence[SkippedTool]) -> tuple[str, ...]:
-    """One warning per skipped tool, naming the server and the tool (else its index)."""
+    """One warning per skipped tool, naming the server and the tool (else its index); none
+    for a tool the server's ``tools.include`` / ``tools.exclude`` leaves out anyway."""
     found = []
     for item in skipped:
+        if item.name is not None and not config.keeps(item.name):
+            continue
         label = (f"{config.name}/{_one_line(item.name, 80)}" if item.name is not None
                  else config.name)
         found.append(config.redact(f"server {config.name}: tools/list.tools[{item.index}] "
