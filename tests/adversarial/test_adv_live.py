@@ -4,6 +4,7 @@ operator runs it: one line naming the server, bounded time, no leftover process,
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import stat
@@ -171,6 +172,49 @@ def test_a_server_echoing_its_secret_into_its_listing_leaks_nothing(tmp_path: Pa
     assert snap.returncode == 0, snap
     for text in (listing.output, described.output, snap.output, out.read_text()):
         assert SECRET not in text
+    no_leftovers(marker)
+
+
+def test_one_malformed_tool_is_skipped_not_the_whole_server(tmp_path: Path,
+                                                            marker: str) -> None:
+    """SPEC §8 on a live server: the SDK read a ``tools/list`` reply as a whole, so one tool
+    with no ``inputSchema``, an ``inputSchema`` that is a list or a name that is a number
+    made the whole server an error row. Now the schema-less tool gets an empty object
+    schema, the other two are skipped with a warning naming the server and the tool (its
+    name, else its index), and the good tool is listed and runs for real (its reply checked
+    against its ``outputSchema``, which the SDK learnt from the lenient listing)."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers", {
+        "mixed": hostile("tools-gen", marker, "--tools-kind", "mixed"),
+        "nolist": hostile("tools-gen", marker, "--tools-kind", "tools-object")})
+    run = cli("assemble", str(config), "--json", "--timeout", "20")
+    assert run.returncode == 0, run
+    assembled = json.loads(run.stdout)
+    assert [(ts["name"], ts["status"], ts["tools"]) for ts in assembled["toolsets"]] == \
+        [("mcp-mixed", "connected", 2), ("mcp-nolist", "error", 0)], assembled["toolsets"]
+    assert "invalid reply from server (ListToolsResult): tools: Input should be a valid list" \
+        in assembled["toolsets"][1]["error"], assembled["toolsets"]  # a whole reply: its row
+    assert sorted(assembled["deferred"]) == ["mcp__mixed__bare", "mcp__mixed__echo"]
+    described = cli("call", str(config), "tool_describe", '{"name": "mcp__mixed__bare"}',
+                    "--timeout", "20")
+    assert json.loads(described.stdout[described.stdout.index("\n{"):])["parameters"] == \
+        {"type": "object", "properties": {}}, described
+    warned = [ln for ln in run.stderr.splitlines() if "mixed" in ln]
+    assert len(warned) == 2, run.stderr
+    assert warned[0] == "toolsearch: warning: server mixed: tools/list.tools[2] (mixed/listy): " \
+        "skipped: inputSchema: Input should be a valid dictionary or instance of InputSchema", \
+        warned
+    assert warned[1] == "toolsearch: warning: server mixed: tools/list.tools[3] (mixed): " \
+        "skipped: name: Input should be a valid string", warned
+    called = cli("call", str(config), "tool_call",
+                 '{"name": "mcp__mixed__echo", "arguments": {"text": "hi there"}}',
+                 "--timeout", "20")
+    assert called.returncode == 0, called
+    assert '"echoed": "hi there"' in called.stdout, called
+    bare = cli("call", str(config), "tool_call", '{"name": "mcp__mixed__bare", "arguments": {}}',
+               "--timeout", "20")
+    assert bare.returncode == 0 and '"echoed": "None"' in bare.stdout, bare
+    for text in (run.output, described.output, called.output, bare.output):
+        assert "Traceback" not in text and SECRET not in text
     no_leftovers(marker)
 
 

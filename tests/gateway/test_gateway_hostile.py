@@ -88,6 +88,40 @@ async def test_bad_upstream_entries_are_skipped_and_each_name_runs_the_tool_it_s
         assert why in err, why
 
 
+async def test_one_malformed_upstream_tool_is_skipped_and_the_others_serve(
+        tmp_path: Path) -> None:
+    """A live upstream listing one tool with a list for ``inputSchema`` and one whose name is
+    a number: the SDK rejected the whole ``tools/list`` reply, so the gateway offered none
+    of the server's tools. Now those two are skipped, each named on stderr; the good tool
+    and the schema-less one are offered and run (the good tool's structured reply checked
+    against the ``outputSchema`` the SDK learnt from the lenient listing)."""
+    mixed = {"command": sys.executable,
+             "args": [str(HERE.parents[0] / "adversarial" / "servers" / "live_hostile.py"),
+                      "--mode", "tools-gen", "--tools-kind", "mixed"]}
+    config = write_config(tmp_path / "servers.json", {"mixed": mixed})
+    proc, url = start_http_gateway([str(config)])
+    try:
+        async with client(url) as c:
+            found = json.loads(text_of(await c.call_tool("tool_search",
+                                                         {"query": "echo text back"})))
+            names = json.dumps(found)
+            assert "mcp__mixed__echo" in names and "listy" not in names, found
+            described = json.loads(text_of(await c.call_tool(
+                "tool_describe", {"name": "mcp__mixed__bare"})))
+            assert described["parameters"] == {"type": "object", "properties": {}}
+            reply = await call(c, "mcp__mixed__echo", {"text": "through the gateway"})
+            assert not reply.is_error, reply
+            assert "through the gateway" in json.dumps(reply.model_dump(mode="json")), reply
+            bare = await call(c, "mcp__mixed__bare")
+            assert not bare.is_error, bare
+            listy = await call(c, "mcp__mixed__listy")
+            assert listy.is_error, listy
+    finally:
+        err = stop(proc)
+    assert "server mixed: tools/list.tools[2] (mixed/listy): skipped: inputSchema" in err, err
+    assert "server mixed: tools/list.tools[3] (mixed): skipped: name" in err, err
+
+
 def _gateway_with_file_limit(sources: list[str], limit: int, *extra: str
                              ) -> tuple[subprocess.Popen[bytes], str]:
     """The HTTP gateway with files capped at *limit* bytes (``RLIMIT_FSIZE``): a write past

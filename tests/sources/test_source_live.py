@@ -20,7 +20,13 @@ from source_helpers import (
 )
 
 from toolsearch.sources import load_sources_async
-from toolsearch.sources.live import ServerConfig, list_server, list_servers
+from toolsearch.sources.live import (
+    ServerConfig,
+    SkippedTool,
+    list_server,
+    list_servers,
+    skipped_warnings,
+)
 from toolsearch.toolsets import ToolsetStatus
 
 pytestmark = pytest.mark.live
@@ -89,17 +95,22 @@ async def test_failures_are_per_server_and_the_rest_still_load(marker: str) -> N
     ]
     # Seven interpreters start at once on a 2-core machine: 6 s leaves the good ones room.
     started = time.monotonic()
-    results = {r.toolset.name: r.toolset for r in await list_servers(configs, timeout=6)}
+    listings = {r.toolset.name: r for r in await list_servers(configs, timeout=6)}
+    results = {name: r.toolset for name, r in listings.items()}
     elapsed = time.monotonic() - started
     assert results["good"].status is ToolsetStatus.CONNECTED
+    # a tool the SDK rejects is skipped with a warning, not the whole server (SPEC §8)
+    assert [t.name for t in results["badschema"].tools] == ["fine"], results["badschema"]
+    assert listings["badschema"].warnings == (
+        "server badschema: tools/list.tools[1] (badschema/broken): skipped: inputSchema: "
+        "Input should be a valid dictionary or instance of InputSchema",)
     assert len(results["paged"].tools) == 30
     errors = {name: ts.error for name, ts in results.items()
               if ts.status is ToolsetStatus.ERROR}
-    assert set(errors) == {"crash", "hang", "garbage", "badschema", "missing"}
+    assert set(errors) == {"crash", "hang", "garbage", "missing"}
     assert "closed the connection" in errors["crash"] and "fatal" in errors["crash"]
     assert errors["hang"] == "no answer within 6 s"
     assert "non-MCP output" in errors["garbage"] and "Welcome" in errors["garbage"]
-    assert "invalid reply" in errors["badschema"] and "inputSchema" in errors["badschema"]
     assert "command not found" in errors["missing"]
     for reason in errors.values():
         assert "\n" not in reason and len(reason) <= 240
@@ -187,3 +198,14 @@ def test_attach_bench_smoke() -> None:
     assert result["paged_tools"] == 120 and result["pages"] == 3
     assert result["parallel_s"] > 0 and result["slowest_alone_s"] > 0
     assert any(line.startswith("paging:") for line in lines)
+
+
+def test_a_skipped_tool_the_config_excludes_is_not_warned_about() -> None:
+    """A malformed tool the operator filtered out anyway is no news; one without a string
+    name is named by its index; a name with control characters is shown escaped."""
+    skipped = [SkippedTool(0, "hidden", "inputSchema: bad"), SkippedTool(1, None, "name: bad"),
+               SkippedTool(2, "odd\x1b[2J", "inputSchema: bad")]
+    config = ServerConfig("s", command="x", exclude=("hidden",))
+    assert skipped_warnings(config, skipped) == (
+        "server s: tools/list.tools[1] (s): skipped: name: bad",
+        "server s: tools/list.tools[2] (s/odd\\x1b[2J): skipped: inputSchema: bad")

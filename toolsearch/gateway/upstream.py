@@ -26,11 +26,13 @@ from toolsearch.sources.live import (
     DEFAULT_TIMEOUT,
     ServerConfig,
     ServerListing,
+    SkippedTool,
     checked_specs,
     describe_failure,
     error_toolset,
     list_all_tools,
     open_client,
+    skipped_warnings,
 )
 from toolsearch.tooldefs import mcp_tool_name, thaw
 from toolsearch.toolsets import Toolset, ToolsetStatus
@@ -86,20 +88,23 @@ class Upstream:
         self.kick = anyio.Event()
         self.tools: dict[str, str] = {}
         self.connects = 0
-        self._listed: tuple[list[Any], str] | None = None
+        self._listed: tuple[list[Any], str, tuple[SkippedTool, ...]] | None = None
 
     def relist(self) -> None:
         self.kick.set()
 
-    def set_tools(self, tools: Sequence[Any], version: str) -> None:
+    def set_tools(self, tools: Sequence[Any], version: str,
+                  skipped: Sequence[SkippedTool] = ()) -> None:
         """The server's tools through the entry checks every listing gets (a name with
         control characters or past 256 characters, a huge description, too deep a schema, a
         name that collides once sanitised: skipped with a warning); each exposed name routes
-        to the tool the listing kept, under the name the server gave it."""
-        if self._listed is not None and self._listed == (list(tools), version):
+        to the tool the listing kept, under the name the server gave it. *skipped*: the tools
+        the listing itself dropped as malformed, each warned about too."""
+        if self._listed is not None and self._listed == (list(tools), version, tuple(skipped)):
             return  # the same list as last time: its checks (a second at 20,000 tools) hold
-        self._listed = (list(tools), version)
+        self._listed = (list(tools), version, tuple(skipped))
         specs, warnings = checked_specs(self.config, tools)
+        warnings = skipped_warnings(self.config, skipped) + warnings
         given: dict[str, str] = {}
         for tool in tools:
             if isinstance(tool.name, str):
@@ -206,11 +211,12 @@ class UpstreamPool:
         with anyio.fail_after(limit) as connecting:
             async with open_client(upstream.config, message_handler=on_message) as client:
                 started = anyio.current_time()
-                tools = await list_all_tools(client)
+                skipped: list[SkippedTool] = []
+                tools = await list_all_tools(client, skipped)
                 connecting.deadline = math.inf  # connected: from here on, pings judge it
                 info = client.server_info
                 upstream.kick = anyio.Event()
-                upstream.set_tools(tools, (info.version if info else "") or "")
+                upstream.set_tools(tools, (info.version if info else "") or "", skipped)
                 upstream.client = client
                 upstream.connects += 1
                 upstream.ready.set()
@@ -234,11 +240,12 @@ class UpstreamPool:
             if upstream.kick.is_set() or modern:  # the 2026 wire has no ping: re-list
                 upstream.kick = anyio.Event()
                 started = anyio.current_time()
+                skipped: list[SkippedTool] = []
                 with anyio.fail_after(limit):
-                    tools = await list_all_tools(client)
+                    tools = await list_all_tools(client, skipped)
                 before = upstream.listing
                 info = client.server_info
-                upstream.set_tools(tools, (info.version if info else "") or "")
+                upstream.set_tools(tools, (info.version if info else "") or "", skipped)
                 rest = _rest(anyio.current_time() - started)
                 if upstream.listing != before:
                     await self._changed()

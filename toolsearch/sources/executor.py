@@ -121,6 +121,13 @@ class LiveExecutor:
         try:
             with anyio.fail_after(limit):
                 async with open_client(config) as client:
+                    if entry:
+                        # the SDK checks a call's result against the outputSchema of its
+                        # tool's last listing, and lists (one page, strictly) a tool it has
+                        # not seen: one malformed tool on the server then failed the call.
+                        # It learns the tool from this lenient listing first, as it does
+                        # from _resolve's
+                        await list_all_tools(client, until=entry[1])
                     own = entry[1] if entry else await self._resolve(tool_name, client, config)
                     if own is None:
                         return ExecutionResult(

@@ -669,21 +669,139 @@ def capped_timeout(own: float | None, cap: float | None) -> float:
     return min(values) if values else DEFAULT_TIMEOUT
 
 
-async def list_all_tools(client: Client) -> list[types.Tool]:
-    """``tools/list`` over every page, following ``nextCursor``."""
+@dataclass(frozen=True)
+class SkippedTool:
+    """A tool entry of a ``tools/list`` reply that failed the SDK's checks and was skipped:
+    its index over all pages, its name (when a string) and why."""
+
+    index: int
+    name: str | None
+    reason: str
+
+
+async def _raw_tools_page(client: Client, cursor: str | None) -> dict[str, Any]:
+    """One ``tools/list`` page as the server sent it. The SDK's ``send_request`` checks the
+    whole reply against the negotiated revision's schema before any result model sees it, so
+    one malformed tool failed the whole server; this sends the request the same way (its
+    per-revision stamp, its read timeout) and returns the raw result. SDK-private:
+    ``ClientSession._stamp``, ``._dispatcher`` and ``._session_read_timeout_seconds``."""
+    import mcp_types as types
+
+    session: Any = client.session
+    request = types.ListToolsRequest(params=types.PaginatedRequestParams(cursor=cursor))
+    data = request.model_dump(by_alias=True, mode="json", exclude_none=True)
+    opts: dict[str, Any] = {}
+    session._stamp(data, opts)
+    timeout = getattr(session, "_session_read_timeout_seconds", None)
+    if timeout is not None:
+        opts["timeout"] = timeout
+    raw = await session._dispatcher.send_raw_request(data["method"], data.get("params"), opts)
+    if not isinstance(raw, dict):
+        raise TypeError(f"tools/list result is not an object (got {type(raw).__name__})")
+    ttl = raw.get("ttlMs")  # as the SDK does: a negative cache lifetime is read as 0
+    if isinstance(ttl, int | float) and not isinstance(ttl, bool) and ttl < 0:
+        raw["ttlMs"] = 0
+    return raw
+
+
+def _first_error(exc: Exception) -> str:
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError) and exc.errors():
+        first = exc.errors()[0]
+        where = tuple(first.get("loc", ()))
+        if where[:2] == ("tools", 0):  # the one-tool page each tool is checked in
+            where = where[2:]
+        loc = ".".join(str(p) for p in where)
+        return f"{loc}: {first.get('msg', '')}" if loc else str(first.get("msg", ""))
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _lenient_page(raw: dict[str, Any], version: str, start: int,
+                  skipped: list[SkippedTool] | None) -> types.ListToolsResult:
+    """A ``tools/list`` page with each tool checked alone: a tool with no ``inputSchema``
+    gets an empty object schema (SPEC §8), any other that fails the negotiated revision's
+    schema or the SDK's ``Tool`` is skipped (and noted in *skipped*, its index counted from
+    *start*). A reply that fails without its tools (no ``tools`` list, a bad ``nextCursor``)
+    fails as a whole, with the SDK's own error."""
+    import mcp_types as types
+    from mcp_types import methods
+    from pydantic import ValidationError
+
+    def surface(page: dict[str, Any]) -> None:
+        with suppress(KeyError):  # no schema for the revision: the SDK checks none either
+            methods.validate_server_result("tools/list", version, page)
+
+    entries = raw.get("tools")
+    if not isinstance(entries, list):
+        surface(raw)
+        return types.ListToolsResult.model_validate(raw, by_name=False)
+    entries = [{**e, "inputSchema": {"type": "object", "properties": {}}}
+               if isinstance(e, dict) and e.get("inputSchema") is None else e for e in entries]
+    rest = {k: v for k, v in raw.items() if k != "tools"}
+    cursor = raw.get("nextCursor")
+    try:  # the whole page at once, as the SDK reads it (a well-formed page: the usual case)
+        surface({**rest, "tools": entries})
+        tools = [types.Tool.model_validate(e, by_name=False) for e in entries]
+        return types.ListToolsResult(tools=tools, next_cursor=cursor)
+    except ValidationError:
+        surface({**rest, "tools": []})  # fails the page when it is not the tools that fail
+    kept: list[types.Tool] = []
+    for offset, entry in enumerate(entries):
+        try:
+            surface({**rest, "tools": [entry]})
+            kept.append(types.Tool.model_validate(entry, by_name=False))
+        except ValidationError as exc:  # one bad tool is skipped, not the whole server
+            if skipped is not None:
+                name = entry.get("name") if isinstance(entry, dict) else None
+                skipped.append(SkippedTool(start + offset, name if isinstance(name, str)
+                                           else None, _first_error(exc)))
+    return types.ListToolsResult(tools=kept, next_cursor=cursor)
+
+
+async def list_all_tools(client: Client, skipped: list[SkippedTool] | None = None, *,
+                         until: str | None = None) -> list[types.Tool]:
+    """``tools/list`` over every page, following ``nextCursor``, each tool checked alone: a
+    malformed tool is skipped (and noted in *skipped*) while the others load. The SDK
+    learns the kept tools as its own listing would teach it (a call's result is checked
+    against its tool's ``outputSchema``; for a tool it never saw listed, ``call_tool``
+    re-lists, strictly, and one malformed tool failed the call). *until*: stop after the
+    page that lists the tool of that name (all a call needs the SDK to know)."""
     tools: list[types.Tool] = []
     cursor: str | None = None
     seen: set[str] = set()
+    version = client.protocol_version or "2025-11-25"  # the SDK's own fallback
+    start = 0
     for _ in range(MAX_PAGES):
-        page = await client.list_tools(cursor=cursor)
+        raw = await _raw_tools_page(client, cursor)
+        page = _lenient_page(raw, version, start, skipped)
+        start += len(raw["tools"]) if isinstance(raw.get("tools"), list) else 0
+        # SDK-private: the step ClientSession.list_tools ends with (output schemas to check
+        # call results against, the 2026 wire's drop of invalid x-mcp-header annotations)
+        page = client.session._absorb_tool_listing(
+            page, complete=cursor is None and page.next_cursor is None)
         tools.extend(page.tools)
         cursor = page.next_cursor
-        if not cursor:
+        if not cursor or (until is not None and any(t.name == until for t in page.tools)):
             return tools
         if cursor in seen:
             raise RuntimeError(f"tools/list repeated cursor {cursor[:40]!r}")
         seen.add(cursor)
     raise RuntimeError(f"tools/list did not end after {MAX_PAGES} pages")
+
+
+def skipped_warnings(config: ServerConfig, skipped: Sequence[SkippedTool]) -> tuple[str, ...]:
+    """One warning per skipped tool, naming the server and the tool (else its index); none
+    for a tool the server's ``tools.include`` / ``tools.exclude`` leaves out anyway."""
+    found = []
+    for item in skipped:
+        if item.name is not None and not config.keeps(item.name):
+            continue
+        label = (f"{config.name}/{_one_line(item.name, 80)}" if item.name is not None
+                 else config.name)
+        found.append(config.redact(f"server {config.name}: tools/list.tools[{item.index}] "
+                                   f"({label}): skipped: {_one_line(item.reason, 160)}"))
+    return tuple(found)
 
 
 def checked_specs(config: ServerConfig, tools: Sequence[types.Tool]
@@ -723,6 +841,7 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
     sdk_log: list[str] = []
     _SERVER_LOG.set(sdk_log)
     stderr = _StderrTail()
+    skipped: list[SkippedTool] = []
     try:
         try:
             with anyio.fail_after(limit):
@@ -740,7 +859,7 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
                     tg.start_soon(stderr.pump)
                     async with open_client(config, stderr.writer, garbage) as client:
                         info = client.server_info
-                        tools = await list_all_tools(client)
+                        tools = await list_all_tools(client, skipped)
                         listed = True
                     tg.cancel_scope.cancel()
         except Exception as exc:  # noqa: BLE001 - every server fault becomes an error row
@@ -752,6 +871,7 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
     finally:
         stderr.close()
     specs, warnings = checked_specs(config, tools)
+    warnings = skipped_warnings(config, skipped) + warnings
     if garbage.lines:
         first = _one_line(config.redact(garbage.lines[0]), 80)
         warnings += (config.redact(f"{config.name}: ignored {len(garbage.lines)} non-MCP "
@@ -782,10 +902,12 @@ __all__ = [
     "REDACTED",
     "ServerConfig",
     "ServerListing",
+    "SkippedTool",
     "describe_failure",
     "error_toolset",
     "list_all_tools",
     "list_server",
     "list_servers",
     "open_client",
+    "skipped_warnings",
 ]

@@ -20,7 +20,8 @@ Modes:
   call-orphan    lists ``echo``; a call starts a grandchild (new session) holding stdout and exits
   slow-start     sleeps 12 s (reading nothing), then serves normally
   bad-utf8       lists ``echo`` with a raw 0xff byte (invalid UTF-8) in its description
-  tools-gen      lists generated hostile tools (``--tools-kind``)
+  tools-gen      lists generated hostile tools (``--tools-kind``); with ``mixed``, a call
+                 to ``echo`` answers with its arguments (text and structured)
   reply          lists ``echo``; tools/call answers with the reply kind ``--reply``
   env-echo       lists ``env``; its call answers with the whole environment
 """
@@ -97,6 +98,19 @@ def generated_tools(kind: str) -> list:
                  "inputSchema": {"type": "object", "properties": {
                      "key": {"type": "string", "default": token,
                              "description": f"defaults to {token}"}}}}]
+    if kind == "mixed":  # one malformed tool each way the SDK rejects a whole listing for
+        return [
+            {"name": "echo", "description": "Echoes its text back.",
+             "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
+                             "required": ["text"]},
+             "outputSchema": {"type": "object", "properties": {"echoed": {"type": "string"}},
+                              "required": ["echoed"]}},
+            {"name": "bare", "description": "Takes no arguments and declares no schema."},
+            {"name": "listy", "description": "Schema is a list.", "inputSchema": []},
+            {"name": 5, "description": "Name is a number.", "inputSchema": {"type": "object"}},
+        ]
+    if kind == "tools-object":  # not a list: the whole reply is malformed
+        return {"echo": {"name": "echo", "inputSchema": {"type": "object"}}}  # type: ignore
     if kind == "schema-not-object":
         return [{"name": "bad", "description": "schema is a list", "inputSchema": [1, 2]},
                 {"name": "good", "description": "fine", "inputSchema": {"type": "object"}}]
@@ -180,7 +194,11 @@ def before_serving(mode: str, marker: str) -> None:
         sys.stderr.flush()
 
 
-def call_result(mode: str, marker: str, kind: str) -> dict:
+def call_result(mode: str, marker: str, kind: str, tools_kind: str, request: dict) -> dict:
+    if tools_kind == "mixed":
+        text = str((request.get("params", {}).get("arguments") or {}).get("text"))
+        return {"content": [{"type": "text", "text": f"echo: {text}"}],
+                "structuredContent": {"echoed": text}}
     if mode == "list-then-die":
         sys.exit(0)
     if mode == "call-orphan":
@@ -230,7 +248,7 @@ def main() -> None:
                 continue
             send({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": tools}})
         elif method == "tools/call":
-            result = call_result(mode, args.marker, args.reply)
+            result = call_result(mode, args.marker, args.reply, args.tools_kind, request)
             send({"jsonrpc": "2.0", "id": request["id"], "result": result})
         elif method == "ping":
             send({"jsonrpc": "2.0", "id": request["id"], "result": {}})
