@@ -75,6 +75,28 @@ async def test_paging_follows_next_cursor_over_every_page(marker: str) -> None:
     assert names[0].endswith("_0000") and names[-1].endswith("_0094")
 
 
+async def test_an_sdk_without_the_private_listing_parts_still_lists_every_page(
+        marker: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-tool listing uses SDK-private parts; another ``mcp`` release without them
+    falls back to the SDK's own strict listing instead of failing every server."""
+    from toolsearch.sources import live
+
+    checked: list[bool] = []
+    real = live.lenient_listing_supported
+    monkeypatch.setattr(live, "lenient_listing_supported",
+                        lambda client: checked.append(real(client)) or real(client))
+    listing = await list_server(bench_server("pages", "--tools", "25", "--page-size", "10",
+                                             marker=marker))
+    assert checked == [True]  # the installed SDK has them
+    monkeypatch.setattr(live, "PRIVATE_LISTING_PARTS",
+                        (*live.PRIVATE_LISTING_PARTS, ("session", "_gone_in_a_later_release")))
+    listing = await list_server(bench_server("pages", "--tools", "25", "--page-size", "10",
+                                             marker=marker))
+    assert checked == [True, False]
+    assert listing.toolset.status is ToolsetStatus.CONNECTED, listing.toolset.error
+    assert len({t.name for t in listing.toolset.tools}) == 25
+
+
 async def test_include_exclude_filters(marker: str) -> None:
     config = script_server("demo", "demo_server", marker=marker, exclude=("explode",))
     listing = await list_server(config)

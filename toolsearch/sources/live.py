@@ -759,6 +759,24 @@ def _lenient_page(raw: dict[str, Any], version: str, start: int,
     return types.ListToolsResult(tools=kept, next_cursor=cursor)
 
 
+def lenient_listing_supported(client: Any) -> bool:
+    """Whether the installed SDK has the private parts the per-tool listing uses
+    (:func:`_raw_tools_page`, ``_absorb_tool_listing``). Without them (another ``mcp``
+    release) the listing is the SDK's own, strict one: one malformed tool fails the server
+    again, but every well-formed server still lists."""
+    session = getattr(client, "session", None)
+    dispatcher = getattr(session, "_dispatcher", None)
+    return all(callable(getattr(dispatcher if on == "dispatcher" else session, name, None))
+               for on, name in PRIVATE_LISTING_PARTS)
+
+
+PRIVATE_LISTING_PARTS: tuple[tuple[str, str], ...] = (
+    ("session", "_stamp"), ("dispatcher", "send_raw_request"),
+    ("session", "_absorb_tool_listing"))
+"""The SDK-private callables the per-tool listing needs, on the client's session or its
+dispatcher."""
+
+
 async def list_all_tools(client: Client, skipped: list[SkippedTool] | None = None, *,
                          until: str | None = None) -> list[types.Tool]:
     """``tools/list`` over every page, following ``nextCursor``, each tool checked alone: a
@@ -772,14 +790,19 @@ async def list_all_tools(client: Client, skipped: list[SkippedTool] | None = Non
     seen: set[str] = set()
     version = client.protocol_version or "2025-11-25"  # the SDK's own fallback
     start = 0
+    lenient = lenient_listing_supported(client)
     for _ in range(MAX_PAGES):
-        raw = await _raw_tools_page(client, cursor)
-        page = _lenient_page(raw, version, start, skipped)
-        start += len(raw["tools"]) if isinstance(raw.get("tools"), list) else 0
-        # SDK-private: the step ClientSession.list_tools ends with (output schemas to check
-        # call results against, the 2026 wire's drop of invalid x-mcp-header annotations)
-        page = client.session._absorb_tool_listing(
-            page, complete=cursor is None and page.next_cursor is None)
+        if not lenient:  # an SDK without the private parts: its own strict listing
+            page = await client.list_tools(cursor=cursor)
+        else:
+            raw = await _raw_tools_page(client, cursor)
+            page = _lenient_page(raw, version, start, skipped)
+            start += len(raw["tools"]) if isinstance(raw.get("tools"), list) else 0
+            # SDK-private: the step ClientSession.list_tools ends with (output schemas to
+            # check call results against, the 2026 wire's drop of invalid x-mcp-header
+            # annotations)
+            page = client.session._absorb_tool_listing(
+                page, complete=cursor is None and page.next_cursor is None)
         tools.extend(page.tools)
         cursor = page.next_cursor
         if not cursor or (until is not None and any(t.name == until for t in page.tools)):
