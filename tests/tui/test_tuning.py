@@ -277,3 +277,30 @@ async def test_save_into_an_empty_file_writes_the_block(tmp_path, make_app):
         await pilot.press("y")
         await settle(pilot)
     assert yaml.safe_load(target.read_text()) == {"tools": {"tool_search": {"enabled": "off"}}}
+
+
+async def test_a_number_field_left_blank_shows_the_value_in_effect_again(make_app):
+    """`19`, Ctrl+U, Enter: the listing cap stayed clamped to 200 (the last number typed)
+    while the field was blank and its note still read "clamped to 200"; the same with a
+    lone `-` and when Tab leaves the field."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(TuningPane)
+        field = pane.query_one("#tune-listing_max_tokens", Input)
+        note = pane.query_one("#tune-note-listing_max_tokens", Static)
+        await _type(pilot, field, "19")
+        assert app.session.config.listing_max_tokens == 200
+        await pilot.press("ctrl+u", "enter")
+        await settle(pilot)
+        assert field.value == "200"
+        assert "clamped" not in str(note.content)
+        await pilot.press("tab", "tab", "tab", "tab", "ctrl+u", "1", "9", "ctrl+u", "-", "tab")
+        await settle(pilot)
+        assert app.focused is not field
+        assert field.value == "200"
+        assert "clamped" not in str(note.content)
+        context = pane.query_one("#tune-context", Input)
+        await pilot.press("escape", "6", *["tab"] * 8, "ctrl+u", "enter")
+        await settle(pilot)
+        assert context.value == str(app.session.context_length) == "200000"
