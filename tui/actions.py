@@ -385,7 +385,8 @@ class AppActions(_Base):
             if path:
                 self._save(Path(path).expanduser())
 
-        self.push_screen(SavePathScreen(str(Path.cwd() / "config.yaml")), chosen)
+        self.push_screen(SavePathScreen(str(Path.cwd() / "config.yaml"),
+                                        refusal=services.save_refusal), chosen)
 
     def _save(self, path: Path) -> None:
         """Show what would change (only the keys the operator set), then save on yes."""

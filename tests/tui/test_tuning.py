@@ -304,3 +304,29 @@ async def test_a_number_field_left_blank_shows_the_value_in_effect_again(make_ap
         await pilot.press("escape", "6", *["tab"] * 8, "ctrl+u", "enter")
         await settle(pilot)
         assert context.value == str(app.session.context_length) == "200000"
+
+
+async def test_a_path_save_refuses_keeps_the_dialog_open_to_correct_it(tmp_path, make_app):
+    """Keys only, no Hermes config loaded: a folder typed as the save path closed the dialog
+    with an error toast, and the keys typed next (a corrected path) ran as app keys (its `2`
+    switched to Tools and its `/` opened the filter)."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not app.save_target
+        await pilot.press("6", "tab", "tab", "tab", "ctrl+u", "7", "enter", "ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, SavePathScreen)
+        await pilot.press("ctrl+u", *str(tmp_path), "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, SavePathScreen)
+        error = str(app.screen.query_one("#save-error", Static).content)
+        assert "not a file" in error
+        assert app.screen.query_one("#save-path", Input).value == str(tmp_path)
+        await pilot.press(*"/config.yaml", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmSaveScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert yaml.safe_load((tmp_path / "config.yaml").read_text()) == \
+            {"tools": {"tool_search": {"threshold_pct": 7}}}
