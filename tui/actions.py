@@ -376,6 +376,8 @@ class AppActions(_Base):
 
     def save_requested(self, path: str | None) -> None:
         """Save to *path*, the loaded Hermes config, or a path the operator picks."""
+        if any(isinstance(s, (ConfirmSaveScreen, SavePathScreen)) for s in self.screen_stack):
+            return  # Ctrl+S again (or held down) while its dialog is open: that one answers
         target = path or self.save_target
         if target:
             self._save(Path(target))
