@@ -376,6 +376,8 @@ class AppActions(_Base):
 
     def save_requested(self, path: str | None) -> None:
         """Save to *path*, the loaded Hermes config, or a path the operator picks."""
+        if any(isinstance(s, (ConfirmSaveScreen, SavePathScreen)) for s in self.screen_stack):
+            return  # Ctrl+S again (or held down) while its dialog is open: that one answers
         target = path or self.save_target
         if target:
             self._save(Path(target))
@@ -385,7 +387,8 @@ class AppActions(_Base):
             if path:
                 self._save(Path(path).expanduser())
 
-        self.push_screen(SavePathScreen(str(Path.cwd() / "config.yaml")), chosen)
+        self.push_screen(SavePathScreen(str(Path.cwd() / "config.yaml"),
+                                        refusal=services.save_refusal), chosen)
 
     def _save(self, path: Path) -> None:
         """Show what would change (only the keys the operator set), then save on yes."""

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from textual.widgets import DataTable, Static
-from tui_helpers import FakeClock, settle
+from tui_helpers import FakeClock, settle, wait_until
 
 from toolsearch.profiles import PROFILE_NAMES
 from toolsearch.recall import load_queries, run_reach, run_recall
@@ -237,3 +237,35 @@ async def test_slash_then_a_path_and_enter_runs_it_and_leaves_the_field(tmp_path
         await settle(pilot)
         assert app.query_one("#main-tabs").active == "tab-tools"
         assert app.query_one("#recall-path").value == str(path)
+
+
+async def test_a_run_asked_for_while_one_is_going_says_it_was_not_started(tmp_path, monkeypatch):
+    """Keys only: Enter on another file (or F5, F6) while a run was going was dropped without
+    a word, and the figures then shown were the first file's."""
+    import threading
+
+    first = _write(tmp_path, [json.dumps(q) for q in QUERIES])
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps(QUERIES[0]) + "\n", encoding="utf-8")
+    release = threading.Event()
+    real = recall_view.recall_run
+
+    def slow(*args, **kwargs):
+        release.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("tui.actions.recall_run", slow)
+    app = _seed_demo_app()
+    notes: list[str] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(app, "notify", lambda message, **kw: notes.append(message))
+        await pilot.press("7", "slash", "ctrl+u", *str(first), "enter")
+        await wait_until(pilot, lambda: app.recall_running, "the first run going")
+        await pilot.press("slash", "ctrl+u", *str(other), "enter", "f6")
+        await wait_until(pilot, lambda: len(notes) >= 2, "two notices")
+        release.set()
+        await settle(pilot)
+        assert any("other.jsonl was not started" in n for n in notes), notes
+        assert any("Reach was not started" in n for n in notes), notes
+        assert str(first) in _status(app)

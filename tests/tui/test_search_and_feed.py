@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from textual.geometry import Region
 from textual.widgets import DataTable, Input, Static, TextArea
 from tui_helpers import settle
 
@@ -276,3 +277,24 @@ async def test_the_call_dialog_reopens_as_it_was_left_for_the_same_tool(make_app
         assert isinstance(fresh, CallScreen)
         assert fresh.query_one("#call-args", TextArea).text == ""
         assert fresh.query_one("#call-name", Input).value != name
+
+
+async def test_compare_at_80x24_says_why_each_profile_has_zero_hits(make_app):
+    """Keys only: with compare on at 80x24 each profile's head was cut to one line (its
+    tokens), so a query nothing matches showed three empty tables and no reason."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("4", "c", "slash", *"zzzqqq", "enter")
+        await settle(pilot)
+        pane = app.query_one(SearchPane)
+        for profile in ("seed", "latest", "bm25f"):
+            head = pane.query_one(f"#hits-head-{profile}", Static)
+            shown = " ".join("".join(s.text for s in strip) for strip in head.render_lines(
+                Region(0, 0, head.size.width, head.size.height)))
+            assert "zero hits" in shown and "deferred tools" in shown, (profile, shown)
+        # a query with hits keeps the one-line heads that leave the tables their rows
+        await pilot.press("slash", "ctrl+u", *"scrape a web page", "enter")
+        await settle(pilot)
+        for profile in ("seed", "latest", "bm25f"):
+            assert pane.query_one(f"#hits-head-{profile}", Static).size.height == 1, profile

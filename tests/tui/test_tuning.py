@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 from textual.widgets import Input, Select, Static
-from tui_helpers import settle
+from tui_helpers import burst, settle
 
 from toolsearch.sources.samples import sample_path
 from tui.app import ToolSearchApp
@@ -253,11 +253,12 @@ async def test_save_path_that_is_no_hermes_config_is_refused_before_asking(
         await pilot.press("ctrl+u", *str(target), "enter")
         await settle(pilot)
         assert not isinstance(app.screen, ConfirmSaveScreen), "asked to save into " + name
-        refusal = [n for n in app._notifications if n.title == "Not saved"]
-        assert refusal and str(target.parent if name.startswith("missing") else target) \
-            in refusal[-1].message
+        # the reason is under the path, the dialog still open to correct it
+        assert isinstance(app.screen, SavePathScreen)
+        refusal = str(app.screen.query_one("#save-error", Static).content)
+        assert str(target.parent if name.startswith("missing") else target) in refusal
         if name in NOT_HERMES:
-            assert NOT_HERMES[name][1] in refusal[-1].message
+            assert NOT_HERMES[name][1] in refusal
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     if name in NOT_HERMES:
         assert target.read_text() == NOT_HERMES[name][0]
@@ -277,3 +278,85 @@ async def test_save_into_an_empty_file_writes_the_block(tmp_path, make_app):
         await pilot.press("y")
         await settle(pilot)
     assert yaml.safe_load(target.read_text()) == {"tools": {"tool_search": {"enabled": "off"}}}
+
+
+async def test_a_number_field_left_blank_shows_the_value_in_effect_again(make_app):
+    """`19`, Ctrl+U, Enter: the listing cap stayed clamped to 200 (the last number typed)
+    while the field was blank and its note still read "clamped to 200"; the same with a
+    lone `-` and when Tab leaves the field."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.query_one(TuningPane)
+        field = pane.query_one("#tune-listing_max_tokens", Input)
+        note = pane.query_one("#tune-note-listing_max_tokens", Static)
+        await _type(pilot, field, "19")
+        assert app.session.config.listing_max_tokens == 200
+        await pilot.press("ctrl+u", "enter")
+        await settle(pilot)
+        assert field.value == "200"
+        assert "clamped" not in str(note.content)
+        await pilot.press("tab", "tab", "tab", "tab", "ctrl+u", "1", "9", "ctrl+u", "-", "tab")
+        await settle(pilot)
+        assert app.focused is not field
+        assert field.value == "200"
+        assert "clamped" not in str(note.content)
+        context = pane.query_one("#tune-context", Input)
+        await pilot.press("escape", "6", *["tab"] * 8, "ctrl+u", "enter")
+        await settle(pilot)
+        assert context.value == str(app.session.context_length) == "200000"
+
+
+async def test_a_path_save_refuses_keeps_the_dialog_open_to_correct_it(tmp_path, make_app):
+    """Keys only, no Hermes config loaded: a folder typed as the save path closed the dialog
+    with an error toast, and the keys typed next (a corrected path) ran as app keys (its `2`
+    switched to Tools and its `/` opened the filter)."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not app.save_target
+        await pilot.press("6", "tab", "tab", "tab", "ctrl+u", "7", "enter", "ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, SavePathScreen)
+        await pilot.press("ctrl+u", *str(tmp_path), "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, SavePathScreen)
+        error = str(app.screen.query_one("#save-error", Static).content)
+        assert "not a file" in error
+        assert app.screen.query_one("#save-path", Input).value == str(tmp_path)
+        await pilot.press(*"/config.yaml", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmSaveScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert yaml.safe_load((tmp_path / "config.yaml").read_text()) == \
+            {"tools": {"tool_search": {"threshold_pct": 7}}}
+
+
+async def test_ctrl_s_again_while_its_dialog_is_open_opens_no_second_one(tmp_path, workspace,
+                                                                          make_app):
+    """Ctrl+S pressed three times fast (or held) stacked three diff dialogs: `n` closed one and two more
+    were left, each asking again."""
+    config = tmp_path / "config.yaml"
+    config.write_text(HERMES_CONFIG)
+    app = ToolSearchApp([str(config)], workspace=workspace, exact_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6", "tab", "tab", "tab", "ctrl+u", "3", "enter")
+        await settle(pilot)
+        burst(app, ["ctrl+s", "ctrl+s", "ctrl+s"])  # as a terminal delivers a held key
+        await settle(pilot)
+        assert sum(isinstance(s, ConfirmSaveScreen) for s in app.screen_stack) == 1
+        await pilot.press("n")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmSaveScreen)
+        assert config.read_text() == HERMES_CONFIG
+    app = make_app()  # no Hermes config: the path dialog
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not app.save_target
+        await pilot.press("6", "tab", "tab", "tab", "ctrl+u", "3", "enter")
+        await settle(pilot)
+        burst(app, ["ctrl+s", "ctrl+s"])
+        await settle(pilot)
+        assert sum(isinstance(s, SavePathScreen) for s in app.screen_stack) == 1

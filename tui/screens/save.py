@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -25,18 +28,24 @@ class SavePathScreen(ModalScreen[str | None]):
     SavePathScreen #save-box { width: 80%; max-width: 100; height: auto; padding: 1 2;
                                border: thick $primary; background: $surface; }
     SavePathScreen #save-buttons { height: auto; padding-top: 1; }
+    SavePathScreen #save-error { height: auto; color: $error; }
     SavePathScreen #save-buttons Button { margin-right: 2; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="save.cancel")]
 
-    def __init__(self, default: str = "config.yaml") -> None:
+    def __init__(self, default: str = "config.yaml",
+                 refusal: Callable[[Path], str | None] | None = None) -> None:
+        """*refusal* says why a path cannot be saved to (None: it can); such a path keeps
+        the dialog open, with the reason under the field, to be corrected."""
         super().__init__()
         self._default = default
+        self._refusal = refusal
 
     def compose(self) -> ComposeResult:
         with Vertical(id="save-box"):
             yield Static(EXPLAIN, markup=False)
             yield Input(self._default, id="save-path", compact=True)
+            yield Static("", id="save-error", markup=False)
             with Horizontal(id="save-buttons"):
                 yield Button("Save", id="save-ok", variant="primary", compact=True)
                 yield Button("Cancel", id="save-cancel", compact=True)
@@ -44,7 +53,13 @@ class SavePathScreen(ModalScreen[str | None]):
     @on(Input.Submitted, "#save-path")
     @on(Button.Pressed, "#save-ok")
     def _ok(self) -> None:
-        path = self.query_one("#save-path", Input).value.strip()
+        field = self.query_one("#save-path", Input)
+        path = field.value.strip()
+        why = self._refusal(Path(path).expanduser()) if path and self._refusal else None
+        if why:
+            self.query_one("#save-error", Static).update(f"\u2716 {why}")
+            field.focus()
+            return
         self.dismiss(path or None)
 
     @on(Button.Pressed, "#save-cancel")

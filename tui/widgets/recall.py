@@ -205,12 +205,22 @@ class RecallPane(Vertical):
         focus_now(self.query_one("#recall-path", Input))
 
     def action_run(self) -> None:
-        if not self._busy:
+        if not self._refused_while_busy("the query file " + (self.path.strip() or "(none)")):
             self.post_message(self.RunRequested(self, self.path, self.profiles))
 
     def action_reach(self) -> None:
-        if not self._busy:
+        if not self._refused_while_busy("Reach"):
             self.post_message(self.ReachRequested(self, self.profiles))
+
+    def _refused_while_busy(self, what: str) -> bool:
+        """While a run is going, a new one is not started: say so (Enter on another file,
+        F5 or F6 were dropped without a word, and the figures then shown were the old
+        run's)."""
+        if not self._busy:
+            return False
+        self.notify(f"A run is still going, so {what} was not started: press F5 (or F6) "
+                    "again once its figures are shown.", title="Not started", timeout=6)
+        return True
 
     @property
     def _busy(self) -> bool:

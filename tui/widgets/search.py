@@ -92,6 +92,7 @@ class SearchPane(CatchUpWhenShown, Vertical):
         max-height: 1; text-wrap: nowrap; text-overflow: ellipsis;
     }
     SearchPane #search-hits.-short DataTable { scrollbar-size-horizontal: 0; }
+    SearchPane #search-hits.-short .hits-head.-empty { max-height: 3; text-wrap: wrap; }
     """
     BINDINGS = [
         Binding("slash", "focus_query", "Query", id="search.focus_query"),
@@ -244,10 +245,14 @@ class SearchPane(CatchUpWhenShown, Vertical):
                 continue
             if not result.query.strip():
                 table.set_rows([])
+                head.remove_class("-empty")
                 head.update("Type a query: hits appear with their BM25 score and each query "
                             "token's contribution.")
                 continue
             head.update(result_head(answer))
+            # a profile with no hits keeps its reason even where heads are cut to one line
+            # (compare at 80x24): its table has no rows to give the lines to
+            head.set_class(not answer.hits, "-empty")
             table.set_rows([(f"{rank}", hit_cells(rank, hit))
                             for rank, hit in enumerate(answer.hits, start=1)])
         self._layout_columns()

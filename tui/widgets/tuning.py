@@ -293,6 +293,22 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
             return
         self.post_message(self.ValueChanged(self, key, value))
 
+    @on(Input.Blurred)
+    def _input_left(self, event: Input.Blurred) -> None:
+        """A number field left empty or unreadable (``-``, ``.``) shows the value in effect
+        again: it had kept the last number that parsed, which the blank field hid."""
+        event.stop()
+        widget_id = event.input.id or ""
+        key = "context" if widget_id == "tune-context" else widget_id.removeprefix("tune-")
+        if key != "context" and key not in NUMBER_KEYS:
+            return
+        text = event.value.strip()
+        try:
+            float(text) if key != "context" and NUMBER_KEYS[key] == "number" else int(text)
+        except ValueError:
+            self._raw.pop(key, None)
+            self._sync()
+
     @on(Input.Submitted)
     def _input_submitted(self, event: Input.Submitted) -> None:
         """Enter leaves a number field: the pane's keys (and digits for tabs) work again."""
