@@ -106,6 +106,19 @@ def test_hand_computed_metrics():
     assert "mcp__zzz__nope" in text
 
 
+def test_a_tick_that_says_stop_ends_the_run_with_the_queries_done():
+    queries = [q("create issue", "mcp__a__create_issue")] * 10
+    seen: list[int] = []
+
+    def tick(done: int) -> bool:
+        seen.append(done)
+        return done < 4
+
+    report = recall.run_recall((TINY, TINY_REG), queries, "seed", tick=tick)
+    assert seen == [1, 2, 3, 4] and report.n == 4
+    assert recall.run_recall((TINY, TINY_REG), queries, "seed", tick=lambda n: True).n == 10
+
+
 def test_any_of_slot_and_kinds():
     queries = [
         Query("send message", (("mcp__nope__x", "mcp__b__send_message"),), kind="keywords"),

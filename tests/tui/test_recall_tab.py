@@ -269,3 +269,29 @@ async def test_a_run_asked_for_while_one_is_going_says_it_was_not_started(tmp_pa
         assert any("other.jsonl was not started" in n for n in notes), notes
         assert any("Reach was not started" in n for n in notes), notes
         assert str(first) in _status(app)
+
+
+def test_a_cancelled_run_stops_within_a_profile_and_the_bar_moves_inside_it(tmp_path):
+    """A quit mid-run waited for the profile's end (3 s at 10,000 queries); the bar sat at
+    0 % through the whole first profile."""
+    from toolsearch.session import SessionState
+    from toolsearch.sources import load_sources
+    from tui.recall_view import recall_run
+
+    session = SessionState.from_workspace(load_sources(["seed-demo"]))
+    path = tmp_path / "q.jsonl"
+    path.write_text("".join('{"query": "scrape a page", "gold": ["mcp__firecrawl__scrape"]}\n'
+                            for _ in range(500)))
+    steps = []
+    asked = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return any(s.part >= 0.5 for s in steps)
+
+    view = recall_run(session, str(path), ("seed", "bm25f"), steps.append, cancelled)
+    parts = [s.part for s in steps if s.done == 0]
+    assert 0 < parts[1] < parts[-1] <= 0.5  # moves within the first profile
+    assert 250 <= len(asked) < 270  # stopped mid-profile, at the first check past half way
+    assert view.recall == ()  # a profile cut short is not reported as if whole
+    assert not any(s.label.startswith("bm25f") for s in steps)  # never ran the second

@@ -163,7 +163,7 @@ class RecallPane(Vertical):
         bar.display = running  # requests while running are ignored (see ``_busy``)
         if step is None:
             return
-        bar.update(total=step.total, progress=step.done)
+        bar.update(total=step.total, progress=step.done + step.part)
         if running:
             self._status(Content.assemble(("\u23f5 running ", "bold"), step.label,
                                           f" (profile {step.done + 1} of {step.total})\u2026"))
