@@ -1,0 +1,102 @@
+"""``toolsearch serve`` as a new user first meets it: typed in a terminal (stdin a tty, not a
+client's pipe), then stopped with Ctrl-C; or run with stdin a pipe left open and stdout a
+file, then stopped with SIGTERM. Either way the gateway and its real upstream servers stop
+at once (the SDK's stdio reader used to hold the process until the next line on stdin)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from gateway_helpers import env, serve_argv, upstream_entry, write_config
+
+pytestmark = pytest.mark.live
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        out += [int(c) for c in (task / "children").read_text().split()]
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def _serve_until_ready(tmp_path: Path, everything_bin: Path, stdin: int, stdout: int
+                       ) -> tuple[subprocess.Popen[bytes], list[int], list[str]]:
+    config = write_config(tmp_path / "servers.json", {
+        "up": upstream_entry("up"),
+        "everything": {"command": str(everything_bin), "args": []},
+    })
+    proc = subprocess.Popen(serve_argv([str(config)], "--events",
+                                       str(tmp_path / "events.jsonl")),
+                            env=env(), stdin=stdin, stdout=stdout, stderr=subprocess.PIPE,
+                            cwd=tmp_path)
+    assert proc.stderr is not None
+    lines: list[str] = []
+    while not any("tools offered" in line for line in lines):
+        line = proc.stderr.readline().decode(errors="replace")
+        if not line:
+            proc.kill()
+            pytest.fail("the gateway exited before it served:\n" + "".join(lines))
+        lines.append(line)
+    upstreams = _children(proc.pid)
+    assert len(upstreams) == 2, lines
+    time.sleep(1.5)  # "tools offered" comes just before stdin is read: let the read begin
+    return proc, upstreams, lines
+
+
+def _stopped(proc: subprocess.Popen[bytes], upstreams: list[int], sig: int) -> str:
+    os.kill(proc.pid, sig)
+    try:
+        rc = proc.wait(timeout=8)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail(f"signal {sig} did not stop the gateway within 8 s")
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode(errors="replace")
+    assert rc == 130, err
+    assert "Traceback" not in err
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in upstreams) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in upstreams), "upstream servers left running"
+    return err
+
+
+def test_ctrl_c_in_a_terminal_stops_the_gateway_and_its_upstreams(
+        tmp_path: Path, everything_bin: Path) -> None:
+    master, slave = pty.openpty()
+    try:
+        proc, upstreams, _ = _serve_until_ready(tmp_path, everything_bin, slave, slave)
+        err = _stopped(proc, upstreams, signal.SIGINT)
+        assert "interrupted" in err
+    finally:
+        os.close(slave)
+        os.close(master)
+
+
+def test_sigterm_with_stdin_open_and_stdout_a_file_stops_the_gateway(
+        tmp_path: Path, everything_bin: Path) -> None:
+    read_end, write_end = os.pipe()  # a client that never closes its end
+    with open(tmp_path / "stdout.txt", "wb") as out:
+        try:
+            proc, upstreams, _ = _serve_until_ready(tmp_path, everything_bin, read_end,
+                                                    out.fileno())
+            _stopped(proc, upstreams, signal.SIGTERM)
+        finally:
+            os.close(read_end)
+            os.close(write_end)
+    assert (tmp_path / "stdout.txt").read_bytes() == b""
