@@ -80,9 +80,10 @@ def test_ctrl_c_in_a_terminal_stops_the_gateway_and_its_upstreams(
         tmp_path: Path, everything_bin: Path) -> None:
     master, slave = pty.openpty()
     try:
-        proc, upstreams, _ = _serve_until_ready(tmp_path, everything_bin, slave, slave)
+        proc, upstreams, lines = _serve_until_ready(tmp_path, everything_bin, slave, slave)
         err = _stopped(proc, upstreams, signal.SIGINT)
         assert "interrupted" in err
+        assert "waiting for an MCP client on stdin" in "".join(lines) + err
     finally:
         os.close(slave)
         os.close(master)
@@ -95,8 +96,37 @@ def test_sigterm_with_stdin_open_and_stdout_a_file_stops_the_gateway(
         try:
             proc, upstreams, _ = _serve_until_ready(tmp_path, everything_bin, read_end,
                                                     out.fileno())
-            _stopped(proc, upstreams, signal.SIGTERM)
+            err = _stopped(proc, upstreams, signal.SIGTERM)
         finally:
             os.close(read_end)
             os.close(write_end)
     assert (tmp_path / "stdout.txt").read_bytes() == b""
+    assert "waiting for an MCP client" not in err  # a pipe is a client's: no hint
+
+
+def test_http_only_options_without_transport_http_are_refused(tmp_path: Path) -> None:
+    """`serve SRC --port 9000` used to serve stdio and ignore the port (a terminal user saw it
+    start, then nothing listening on 9000)."""
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    for extra, named in ((("--port", "9000"), "--port"), (("--host", "0.0.0.0"), "--host"),
+                         (("--token-env", "HOME"), "--token-env")):
+        done = subprocess.run(serve_argv([str(config)], *extra), capture_output=True,
+                              text=True, env=env(), timeout=60, stdin=subprocess.DEVNULL)
+        assert done.returncode == 1, done.stderr
+        assert f"{named}: only with --transport http" in done.stderr
+        assert "tools offered" not in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("argv", [("serve", "--transport", "http", "--host", "0.0.0.0"),
+                                  ("tui", "--serve", "0.0.0.0:0")])
+def test_non_loopback_refusal_is_readable(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    """The refusal said "without a bearer ***": the redaction of echoed secrets took the word
+    after "bearer" for one."""
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    command, *rest = argv
+    done = subprocess.run([*serve_argv([str(config)])[:3], command, str(config), *rest],
+                          capture_output=True, text=True, env=env(), timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert "refusing to listen on non-loopback host '0.0.0.0'" in done.stderr
+    assert "***" not in done.stderr and "pass --token-env VAR" in done.stderr

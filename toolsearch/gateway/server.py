@@ -61,8 +61,8 @@ def is_loopback(host: str) -> bool:
 def check_bind(host: str, token: str | None) -> None:
     """A non-loopback bind needs a bearer token."""
     if not is_loopback(host) and not token:
-        raise GatewayError(f"refusing to listen on non-loopback host {host!r} without a bearer "
-                           "token: pass --token-env VAR (the variable holds the token)")
+        raise GatewayError(f"refusing to listen on non-loopback host {host!r} without a token "
+                           "for clients to send: pass --token-env VAR (a variable holding it)")
 
 
 def listen_socket(host: str, port: int) -> socket.socket:
