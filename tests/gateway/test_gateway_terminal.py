@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gateway_helpers import env, serve_argv, upstream_entry, write_config
+from gateway_helpers import env, inspector, serve_argv, text_of, upstream_entry, write_config
 
 pytestmark = pytest.mark.live
 
@@ -130,3 +130,31 @@ def test_non_loopback_refusal_is_readable(tmp_path: Path, argv: tuple[str, ...])
     assert done.returncode == 1
     assert "refusing to listen on non-loopback host '0.0.0.0'" in done.stderr
     assert "***" not in done.stderr and "pass --token-env VAR" in done.stderr
+
+
+def test_scope_and_detach_take_registry_names_as_help_says(
+        need_inspector: Path, tmp_path: Path, everything_bin: Path) -> None:
+    """`--scope mcp-up` (the registry name every output shows, and the one --help gives as the
+    example) was refused: the gateway only knew bare server names."""
+    config = write_config(tmp_path / "servers.json", {
+        "up": upstream_entry("up"),
+        "everything": {"command": str(everything_bin), "args": []},
+    })
+    events = ("--events", str(tmp_path / "e.jsonl"))
+    for extra in (("--scope", "mcp-up"), ("--detach", "mcp-everything"),
+                  ("--scope", "up,mcp-up")):
+        listed = inspector([str(config)], "--method", "tools/list",
+                           serve_args=(*events, *extra))
+        description = next(t for t in listed["tools"]
+                           if t["name"] == "tool_search")["description"]
+        assert "mcp__up__add" in description and "mcp__everything__" not in description
+        echo = inspector([str(config)], "--method", "tools/call", "--tool-name", "tool_call",
+                         "--tool-arg", "name=mcp__everything__echo",
+                         'arguments={"message": "x"}', serve_args=(*events, *extra))
+        assert echo["isError"] is True and "Echo: x" not in text_of(echo)
+    for extra, said in ((("--scope", "mcp-nosuch"), "no toolset named 'mcp-nosuch'"),
+                        (("--scope", ""), "--scope: names no toolset")):
+        done = subprocess.run(serve_argv([str(config)], *events, *extra), capture_output=True,
+                              text=True, env=env(), timeout=60, stdin=subprocess.DEVNULL)
+        assert done.returncode == 1 and said in done.stderr, done.stderr
+        assert "have: mcp-everything, mcp-up" in done.stderr
