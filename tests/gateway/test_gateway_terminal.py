@@ -158,3 +158,27 @@ def test_scope_and_detach_take_registry_names_as_help_says(
                               text=True, env=env(), timeout=60, stdin=subprocess.DEVNULL)
         assert done.returncode == 1 and said in done.stderr, done.stderr
         assert "have: mcp-everything, mcp-up" in done.stderr
+
+
+def test_a_server_that_cannot_start_is_said_once(tmp_path: Path) -> None:
+    """Its reason was printed twice at start: a log warning, then the gateway's error row."""
+    config = write_config(tmp_path / "servers.json", {
+        "up": upstream_entry("up"),
+        "broken": {"command": str(tmp_path / "no-such-server"), "args": []},
+    })
+    proc = subprocess.Popen(serve_argv([str(config)], "--events", str(tmp_path / "e.jsonl")),
+                            env=env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdin is not None
+    time.sleep(0.1)
+    lines: list[str] = []
+    assert proc.stderr is not None
+    while not any("tools offered" in line for line in lines):
+        line = proc.stderr.readline().decode(errors="replace")
+        assert line, "".join(lines)
+        lines.append(line)
+    proc.stdin.close()  # the client goes: the gateway ends
+    assert proc.wait(timeout=30) == 0
+    err = "".join(lines) + proc.stderr.read().decode(errors="replace")
+    assert err.count("no-such-server") == 1, err
+    assert "broken: cannot start" in err
