@@ -182,3 +182,16 @@ def test_a_server_that_cannot_start_is_said_once(tmp_path: Path) -> None:
     err = "".join(lines) + proc.stderr.read().decode(errors="replace")
     assert err.count("no-such-server") == 1, err
     assert "broken: cannot start" in err
+
+
+@pytest.mark.parametrize("text", ['{"mcpServers": {}}', "model: x\n"])
+def test_a_source_with_no_server_is_warned_about(tmp_path: Path, text: str) -> None:
+    """A client config with no server, or a Hermes config.yaml without mcp_servers, served
+    nothing without a word."""
+    source = tmp_path / ("servers.json" if text.startswith("{") else "config.yaml")
+    source.write_text(text)
+    done = subprocess.run(serve_argv([str(source)], "--events", str(tmp_path / "e.jsonl")),
+                          capture_output=True, text=True, env=env(), timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0 and done.stdout == ""
+    assert "warning: the SOURCEs name no MCP server" in done.stderr, done.stderr

@@ -87,6 +87,9 @@ def _announce(gateway: Any) -> None:
         if ts.error:
             print(f"toolsearch serve: {ts.name}: {ts.error}", file=sys.stderr)
     record = gateway.assembly_record()
+    if not gateway.configs and not record["tools"] and not record["deferred_count"]:
+        print("toolsearch: warning: the SOURCEs name no MCP server (mcpServers, servers or "
+              "mcp_servers): the client gets no tools", file=sys.stderr)
     print(f"toolsearch serve: {len(record['tools'])} tools offered (tier "
           f"{record['tier']}, {record['deferred_count']} deferred, profile "
           f"{record['profile']})", file=sys.stderr)
