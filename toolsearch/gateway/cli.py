@@ -23,7 +23,9 @@ def _port(text: str) -> int:
 def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
     p = sub.add_parser("serve", help="the gateway: an MCP server offering tool search over "
                                      "the SOURCEs' MCP servers")
-    p.add_argument("sources", nargs="+", metavar="SOURCE")
+    p.add_argument("sources", nargs="+", metavar="SOURCE",
+                   help="where the MCP servers are: a Hermes config.yaml, a Claude Desktop / "
+                        "Cursor / VS Code MCP config, a URL")
     common(p)
     p.set_defaults(profile=DEFAULT_PROFILE)
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio",
