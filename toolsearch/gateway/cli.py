@@ -23,32 +23,48 @@ def _port(text: str) -> int:
 def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
     p = sub.add_parser("serve", help="the gateway: an MCP server offering tool search over "
                                      "the SOURCEs' MCP servers")
-    p.add_argument("sources", nargs="+", metavar="SOURCE")
+    p.add_argument("sources", nargs="+", metavar="SOURCE",
+                   help="where the MCP servers are: a Hermes config.yaml, a Claude Desktop / "
+                        "Cursor / VS Code MCP config, a URL")
     common(p)
     p.set_defaults(profile=DEFAULT_PROFILE)
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio",
                    help="stdio (default) or streamable HTTP at /mcp")
-    p.add_argument("--host", default=DEFAULT_HOST,
-                   help=f"HTTP bind address (default {DEFAULT_HOST}; any other needs "
-                        "--token-env)")
-    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
-                   help=f"HTTP port (default {DEFAULT_PORT})")
+    p.add_argument("--host", default=None,
+                   help=f"with --transport http: bind address (default {DEFAULT_HOST}; any "
+                        "other needs --token-env)")
+    p.add_argument("--port", type=_port, default=None,
+                   help=f"with --transport http: port (default {DEFAULT_PORT}; 0 takes a "
+                        "free one)")
     p.add_argument("--events", metavar="FILE", default=None,
                    help="events file, one JSON line per bridge call (default "
                         "$XDG_STATE_HOME/toolsearch/events.jsonl)")
     p.add_argument("--token-env", metavar="VAR", default=None,
-                   help="environment variable holding the bearer token HTTP clients must send")
+                   help="with --transport http: environment variable holding the bearer "
+                        "token clients must send")
     p.add_argument("--call-timeout", type=float, default=None, metavar="S",
                    help="per-call timeout for upstream tools (default 60 s)")
     p.set_defaults(func=cmd_serve)
 
 
 def _token(args: argparse.Namespace) -> str | None:
-    """The bearer token named by ``--token-env`` (refused when unset), checked for the bind."""
+    """The bearer token named by ``--token-env`` (refused when unset), checked for the bind.
+    ``--host``, ``--port`` and ``--token-env`` without ``--transport http`` are refused: the
+    gateway would serve stdio and silently ignore them."""
     from toolsearch.cli import CliError
 
     from .server import GatewayError, check_bind
 
+    if args.transport != "http":
+        given = [flag for flag, value in (("--host", args.host), ("--port", args.port),
+                                          ("--token-env", args.token_env)) if value is not None]
+        if given:
+            raise CliError(f"{', '.join(given)}: only with --transport http (without it the "
+                           "gateway speaks MCP on stdin/stdout, for a client that starts it)")
+    if args.host is None:
+        args.host = DEFAULT_HOST
+    if args.port is None:
+        args.port = DEFAULT_PORT
     token = None
     if args.token_env:
         token = os.environ.get(args.token_env) or None
@@ -73,6 +89,9 @@ def _announce(gateway: Any) -> None:
         if ts.error:
             print(f"toolsearch serve: {ts.name}: {ts.error}", file=sys.stderr)
     record = gateway.assembly_record()
+    if not gateway.configs and not record["tools"] and not record["deferred_count"]:
+        print("toolsearch: warning: the SOURCEs name no MCP server (mcpServers, servers or "
+              "mcp_servers): the client gets no tools", file=sys.stderr)
     print(f"toolsearch serve: {len(record['tools'])} tools offered (tier "
           f"{record['tier']}, {record['deferred_count']} deferred, profile "
           f"{record['profile']})", file=sys.stderr)
@@ -140,6 +159,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 await gateway.serve_http(args.host, args.port, token, started=lambda url: print(
                     f"toolsearch serve: listening on {url}", file=sys.stderr), sock=sock)
             else:
+                if sys.stdin.isatty():  # typed by hand: nothing else would happen on screen
+                    print("toolsearch serve: waiting for an MCP client on stdin (a client "
+                          "such as Claude Desktop starts this command itself; --transport "
+                          "http serves a URL instead); Ctrl+C stops", file=sys.stderr)
                 await gateway.serve_stdio()
 
     try:

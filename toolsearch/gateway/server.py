@@ -61,8 +61,8 @@ def is_loopback(host: str) -> bool:
 def check_bind(host: str, token: str | None) -> None:
     """A non-loopback bind needs a bearer token."""
     if not is_loopback(host) and not token:
-        raise GatewayError(f"refusing to listen on non-loopback host {host!r} without a bearer "
-                           "token: pass --token-env VAR (the variable holds the token)")
+        raise GatewayError(f"refusing to listen on non-loopback host {host!r} without a token "
+                           "for clients to send: pass --token-env VAR (a variable holding it)")
 
 
 def listen_socket(host: str, port: int) -> socket.socket:
@@ -369,16 +369,26 @@ class Gateway:
         state = SessionState.from_workspace(workspace, profile=self.profile,
                                             context_length=self.context_length,
                                             overrides=self.overrides)
-        known = {t.name for t in workspace.toolsets}
-        for option, names in (("--scope", self.scope or ()), ("--detach", self.detach)):
-            unknown = [s for s in names if s not in known]
-            if unknown:
-                raise GatewayError(f"{option}: no toolset named {unknown[0]!r} "
-                                   f"(have: {', '.join(sorted(known))})")
-        for name in self.detach:
+        # registry names (mcp-time, what every output shows) or bare server names, as the
+        # other commands take them; an empty --scope would silently scope out everything
+        resolved: dict[str, list[str]] = {}
+        for option, names in (("--scope", self.scope), ("--detach", self.detach)):
+            if names is None:
+                continue
+            if option == "--scope" and not names:
+                raise GatewayError(f"{option}: names no toolset (give TOOLSET,...; have: "
+                                   f"{', '.join(workspace.toolset_ids())})")
+            resolved[option] = []
+            for name in names:
+                toolset = workspace.resolve_toolset(name)
+                if toolset is None:
+                    raise GatewayError(f"{option}: no toolset named {name!r} "
+                                       f"(have: {', '.join(workspace.toolset_ids())})")
+                resolved[option].append(toolset.name)
+        for name in resolved.get("--detach", ()):
             state = state.toggled(name)
-        if self.scope is not None:
-            state = state.with_scope(self.scope)
+        if "--scope" in resolved:
+            state = state.with_scope(resolved["--scope"])
         return state
 
     async def apply(self, state: SessionState) -> bool:

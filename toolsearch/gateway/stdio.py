@@ -5,7 +5,11 @@ and every reply written (and flushed) is a hop to a thread and back, and the hop
 for the GIL with the gateway's own work; measured on the gateway, that was about 0.3 ms of
 median and 2 ms of p95 per call. When stdin and stdout are pipes or sockets (what an MCP
 client gives its server), this transport reads and writes them without blocking, on the
-event loop; otherwise (a terminal, a file) it hands over to the SDK's ``stdio_server``.
+event loop. Any other stdin (a terminal, a file) is read by a daemon thread, and any other
+stdout written with blocking writes: the SDK's ``stdio_server`` reads stdin in a worker
+thread that cannot be cancelled, so Ctrl-C or SIGTERM in a terminal left the gateway (and
+its upstream servers) running until the next Enter, and the interpreter waited for that
+thread at exit.
 
 Like the SDK's, it keeps the real descriptors for itself while serving and points fd 0 at
 the null device and fd 1 at stderr, so nothing else (a library's ``print``, a child process)
@@ -14,8 +18,10 @@ can write into the protocol stream; both are put back on exit.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -37,12 +43,7 @@ def _pollable(fd: int) -> bool:
 @asynccontextmanager
 async def stdio_streams() -> AsyncIterator[tuple[Any, Any]]:
     """``(read_stream, write_stream)`` for ``Server.run`` over this process's stdio."""
-    if not (_pollable(0) and _pollable(1)):
-        from mcp.server.stdio import stdio_server
-
-        async with stdio_server() as streams:
-            yield streams
-        return
+    in_poll, out_poll = _pollable(0), _pollable(1)
     in_fd, out_fd = os.dup(0), os.dup(1)
     saved_in, saved_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -51,38 +52,79 @@ async def stdio_streams() -> AsyncIterator[tuple[Any, Any]]:
         os.dup2(2, 1)
     finally:
         os.close(null)
-    os.set_blocking(in_fd, False)
-    os.set_blocking(out_fd, False)
+    if in_poll:
+        os.set_blocking(in_fd, False)
+    if out_poll:
+        os.set_blocking(out_fd, False)
     try:
-        async with _pipe_streams(in_fd, out_fd) as streams:
+        async with _pipe_streams(in_fd, out_fd, in_poll) as streams:
             yield streams
     finally:
-        for fd in (in_fd, out_fd):
-            try:
-                os.set_blocking(fd, True)
-            except OSError:
-                pass
+        for fd, polled in ((in_fd, in_poll), (out_fd, out_poll)):
+            if polled:
+                try:
+                    os.set_blocking(fd, True)
+                except OSError:
+                    pass
         os.dup2(saved_in, 0)
         os.dup2(saved_out, 1)
-        for fd in (in_fd, out_fd, saved_in, saved_out):
+        # a thread blocked reading a terminal keeps its descriptor: closing it under the
+        # thread could hand the number to another file the thread would then read
+        for fd in (out_fd, saved_in, saved_out) if not in_poll else \
+                (in_fd, out_fd, saved_in, saved_out):
             os.close(fd)
 
 
-async def _read_lines(in_fd: int, sink: Any) -> None:
-    """Each line of *in_fd* as a ``SessionMessage`` (or the parse error) into *sink*."""
+def _thread_chunks(in_fd: int) -> Any:
+    """An ``asyncio.Queue`` fed by a daemon thread with blocking reads of *in_fd*: each chunk,
+    then ``b""`` at end of file or on an error. The thread never holds up cancellation or the
+    interpreter's exit."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[bytes] = asyncio.Queue()
+
+    def put(chunk: bytes) -> None:
+        try:
+            loop.call_soon_threadsafe(queue.put_nowait, chunk)
+        except RuntimeError:  # the loop is closed: nobody is reading any more
+            raise SystemExit from None
+
+    def pump() -> None:
+        try:
+            while True:
+                try:
+                    chunk = os.read(in_fd, READ_CHUNK)
+                except OSError:
+                    chunk = b""
+                put(chunk)
+                if not chunk:
+                    return
+        except SystemExit:
+            return
+
+    threading.Thread(target=pump, name="toolsearch stdin", daemon=True).start()
+    return queue
+
+
+async def _read_lines(in_fd: int, sink: Any, polled: bool = True) -> None:
+    """Each line of *in_fd* as a ``SessionMessage`` (or the parse error) into *sink*; read on
+    the event loop when *polled*, else by a daemon thread."""
     import mcp_types as types
     from mcp.shared.message import SessionMessage
 
+    chunks = None if polled else _thread_chunks(in_fd)
     pending = b""
     async with sink:
         while True:
-            try:
-                chunk = os.read(in_fd, READ_CHUNK)
-            except BlockingIOError:
-                await anyio.wait_readable(in_fd)
-                continue
-            except OSError:
-                return
+            if chunks is not None:
+                chunk = await chunks.get()
+            else:
+                try:
+                    chunk = os.read(in_fd, READ_CHUNK)
+                except BlockingIOError:
+                    await anyio.wait_readable(in_fd)
+                    continue
+                except OSError:
+                    return
             if not chunk:
                 return
             *lines, pending = (pending + chunk).split(b"\n")
@@ -118,12 +160,13 @@ async def _write_lines(out_fd: int, source: Any, done: anyio.Event) -> None:
 
 
 @asynccontextmanager
-async def _pipe_streams(in_fd: int, out_fd: int) -> AsyncIterator[tuple[Any, Any]]:
+async def _pipe_streams(in_fd: int, out_fd: int,
+                        in_polled: bool = True) -> AsyncIterator[tuple[Any, Any]]:
     read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
     write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
     written = anyio.Event()
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_read_lines, in_fd, read_writer)
+        tg.start_soon(_read_lines, in_fd, read_writer, in_polled)
         tg.start_soon(_write_lines, out_fd, write_reader, written)
         try:
             yield read_stream, write_stream

@@ -187,11 +187,15 @@ class UpstreamPool:
             if upstream.client is not None:  # it was up: retry soon
                 delay = RECONNECT_FIRST
             before = upstream.listing
+            first = not upstream.ready.is_set()
             upstream.set_down(reason)
             upstream.ready.set()
             if upstream.listing != before:  # said, and re-assembled, once per new reason: a
-                log.warning("upstream %s down: %s", upstream.config.name, reason)  # server
-                await self._changed()  # that cannot start is retried every 10 s, for good
+                # server that cannot start is retried every 10 s, for good; one that fails its
+                # first start is already an error row the gateway announces, so not said twice
+                log.log(logging.INFO if first else logging.WARNING,
+                        "upstream %s down: %s", upstream.config.name, reason)
+                await self._changed()
             else:
                 log.debug("upstream %s still down: %s", upstream.config.name, reason)
             await anyio.sleep(delay)
