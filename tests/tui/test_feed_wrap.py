@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from textual.widgets import RichLog
-from tui_helpers import settle
+from tui_helpers import play_demo, settle
 
 from tui.widgets.feed import LABEL_WIDTH, WHEN_WIDTH, ActivityFeed
 
@@ -16,11 +16,7 @@ async def test_wrapped_lines_hang_under_the_entry_text_at_80x24(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+g")  # the demo: long search queries and notes
-        for _ in range(10):
-            await settle(pilot)
-            if not app.demo_running:
-                break
+        await play_demo(pilot)  # the demo: long search queries and notes
         await settle(pilot)
         lines = [line.text.rstrip() for line in
                  app.query_one(ActivityFeed).query_one(RichLog).lines]
@@ -45,11 +41,7 @@ async def test_no_line_runs_under_the_scrollbar_at_80x24(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+g")
-        for _ in range(10):
-            await settle(pilot)
-            if not app.demo_running:
-                break
+        await play_demo(pilot)
         await settle(pilot)
         log = app.query_one(ActivityFeed).query_one(RichLog)
         assert log.show_vertical_scrollbar, "the demo did not overflow the feed"

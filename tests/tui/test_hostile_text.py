@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from textual.widgets import Static
-from tui_helpers import FakeClock, settle
+from tui_helpers import FakeClock, play_demo, settle
 
 from tui.app import ToolSearchApp
 from tui.screens.call import CallScreen
@@ -98,11 +98,7 @@ async def test_the_demo_feed_shows_a_query_made_of_a_description_escaped(tmp_pat
     app = _app(_catalog(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await _loaded(pilot)
-        await pilot.press("ctrl+g")
-        for _ in range(20):
-            await settle(pilot)
-            if not app.demo_running:
-                break
+        await play_demo(pilot)
         assert not app.demo_running and len(app.activity) >= 3
         await pilot.press("5")
         await settle(pilot)

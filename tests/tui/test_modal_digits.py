@@ -4,7 +4,7 @@ in its main widget (SPEC §11: no keystroke lost; the digit did nothing there)."
 from __future__ import annotations
 
 from textual.widgets import TabbedContent
-from tui_helpers import burst, settle
+from tui_helpers import burst, play_demo, settle
 
 from tui.screens.activity_detail import ActivityDetailScreen
 from tui.screens.help import HelpScreen
@@ -41,11 +41,7 @@ async def test_a_digit_on_an_activity_entry_shows_that_tab(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+g")
-        for _ in range(20):
-            await settle(pilot)
-            if not app.demo_running:
-                break
+        await play_demo(pilot)
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, ActivityDetailScreen)

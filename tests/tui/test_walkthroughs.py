@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import yaml
 from textual.widgets import Static
-from tui_helpers import FakeClock, burst, settle
+from tui_helpers import FakeClock, burst, play_demo, settle
 
 from tui.app import ToolSearchApp
 from tui.screens.activity_detail import ActivityDetailScreen
@@ -143,11 +143,7 @@ async def test_walkthrough_3_the_demo(size, tmp_path, monkeypatch):
     app = _app(["seed-demo"], demo_delay=0.0)
     async with app.run_test(size=size) as pilot:
         await _loaded(pilot)
-        await pilot.press("ctrl+g")
-        for _ in range(20):
-            await settle(pilot)
-            if not app.demo_running:
-                break
+        await play_demo(pilot)
         assert not app.demo_running and len(app.activity) >= 6
         assert app.query_one("#main-tabs").active == "tab-activity"
         await pilot.press("enter")

@@ -86,6 +86,16 @@ async def settle(pilot: object) -> None:
         await pilot.pause(0.15)  # type: ignore[attr-defined]
 
 
+async def play_demo(pilot: object, rounds: int = 20) -> None:
+    """Ctrl+G, then wait (at most *rounds* settles) until the demo has played to its end."""
+    app = pilot.app  # type: ignore[attr-defined]
+    await pilot.press("ctrl+g")  # type: ignore[attr-defined]
+    for _ in range(rounds):
+        await settle(pilot)
+        if not app.demo_running:
+            break
+
+
 async def wait_until(pilot: object, condition: Callable[[], object], what: str,
                      seconds: float = 30.0) -> None:
     """Pause until *condition()* holds: work the app does when idle takes a few tenths of a

@@ -37,30 +37,12 @@ import subprocess
 import sys
 import time
 
-
-def send(message: dict) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
-
-
-def requests():
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        if "id" in message and "method" in message:
-            yield message
+from raw_server import initialized as answer_initialize
+from raw_server import requests, send
 
 
 def initialized(request: dict) -> None:
-    send({"jsonrpc": "2.0", "id": request["id"], "result": {
-        "protocolVersion": request.get("params", {}).get("protocolVersion", "2025-06-18"),
-        "capabilities": {"tools": {}},
-        "serverInfo": {"name": "hostile", "version": "1.0"}}})
+    answer_initialize(request, "hostile")
 
 
 def generated_tools(kind: str) -> list:

@@ -40,11 +40,11 @@ def requests():
             yield message
 
 
-def initialized(request: dict) -> None:
+def initialized(request: dict, name: str = "raw") -> None:
     send({"jsonrpc": "2.0", "id": request["id"], "result": {
         "protocolVersion": request.get("params", {}).get("protocolVersion", "2025-06-18"),
         "capabilities": {"tools": {}},
-        "serverInfo": {"name": "raw", "version": "1.0"}}})
+        "serverInfo": {"name": name, "version": "1.0"}}})
 
 
 def main() -> None:
