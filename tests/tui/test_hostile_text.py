@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from textual.widgets import Static
-from tui_helpers import FakeClock, play_demo, settle
+from tui_helpers import FakeClock, loaded, play_demo, settle
 
 from tui.app import ToolSearchApp
 from tui.screens.call import CallScreen
@@ -40,14 +40,6 @@ def _app(source: str) -> ToolSearchApp:
                          exact=False, demo_delay=0.0)
 
 
-async def _loaded(pilot) -> None:
-    for _ in range(40):
-        await settle(pilot)
-        if pilot.app.session is not None and pilot.app.session.workspace.toolsets:
-            return
-    raise AssertionError("the sources did not load")
-
-
 def _unsafe_lines(app: ToolSearchApp) -> list[str]:
     return [strip.text for strip in app.screen._compositor.render_strips()
             if UNSAFE.search(strip.text)]
@@ -60,7 +52,7 @@ def _screen_text(app: ToolSearchApp) -> str:
 async def test_a_description_with_escapes_is_shown_escaped_in_the_tools_explanation(tmp_path):
     app = _app(_catalog(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await _loaded(pilot)
+        await loaded(pilot)
         await pilot.press("2")
         await settle(pilot)
         explained = str(app.query_one("#tool-explain", Static).content)
@@ -72,7 +64,7 @@ async def test_a_description_with_escapes_is_shown_escaped_in_the_tools_explanat
 async def test_the_header_and_the_server_detail_show_a_sources_escapes_as_text(tmp_path):
     app = _app(_catalog(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await _loaded(pilot)
+        await loaded(pilot)
         await pilot.press("1")
         await settle(pilot)
         text = _screen_text(app)
@@ -84,7 +76,7 @@ async def test_the_header_and_the_server_detail_show_a_sources_escapes_as_text(t
 async def test_a_call_by_hand_shows_the_reply_escaped(tmp_path):
     app = _app(_catalog(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await _loaded(pilot)
+        await loaded(pilot)
         await pilot.press("2", "ctrl+t")  # the highlighted tool, described by default
         await settle(pilot)
         assert isinstance(app.screen, CallScreen)
@@ -97,7 +89,7 @@ async def test_a_call_by_hand_shows_the_reply_escaped(tmp_path):
 async def test_the_demo_feed_shows_a_query_made_of_a_description_escaped(tmp_path):
     app = _app(_catalog(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await _loaded(pilot)
+        await loaded(pilot)
         await play_demo(pilot)
         assert not app.demo_running and len(app.activity) >= 3
         await pilot.press("5")
@@ -113,7 +105,7 @@ async def test_a_source_warning_holding_markup_is_shown_as_text_not_a_crash(tmp_
         {"name": "bad[bold]\x1b[2J", "kind": "plugin", "tools": []}])
     app = _app(source)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await _loaded(pilot)
+        await loaded(pilot)
         await pilot.press("2")
         await settle(pilot)
         assert "(srv[/]/dup[/]):" in _screen_text(app).replace("\n", "")  # the toast, as text
@@ -128,7 +120,7 @@ async def test_the_servers_kind_column_holds_every_kind_whole(tmp_path):
         for kind in ("plugin", "direct", "unregistered")])
     app = _app(source)
     async with app.run_test(size=(120, 40)) as pilot:
-        await _loaded(pilot)
+        await loaded(pilot)
         await pilot.press("1")
         await settle(pilot)
         lines = _screen_text(app).splitlines()

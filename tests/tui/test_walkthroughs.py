@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import yaml
 from textual.widgets import Static
-from tui_helpers import FakeClock, burst, play_demo, settle
+from tui_helpers import FakeClock, burst, loaded, play_demo, settle
 
 from tui.app import ToolSearchApp
 from tui.screens.activity_detail import ActivityDetailScreen
@@ -33,14 +33,6 @@ def _app(sources: list[str], **kwargs: object) -> ToolSearchApp:
                          exact=False, **kwargs)  # type: ignore[arg-type]
 
 
-async def _loaded(pilot) -> None:
-    for _ in range(40):
-        await settle(pilot)
-        if pilot.app.session is not None and pilot.app.session.workspace.toolsets:
-            return
-    raise AssertionError("the sources did not load")
-
-
 TYPING = ["key by key", "in one burst"]
 """Pilot's press waits for the app after each key; a burst queues them all at once, as a fast
 typist, a paste or `tmux send-keys` does."""
@@ -62,7 +54,7 @@ def _detail(app: ToolSearchApp) -> str:
 async def test_walkthrough_1_why_deferred(size, typing):
     app = _app(["cloudflare-scale"])
     async with app.run_test(size=size) as pilot:
-        await _loaded(pilot)
+        await loaded(pilot)
         servers = app.query_one(ServersPane)
         assert app.focused is servers.table  # the cursor is in 1 Servers
         gauge = app.query_one("#gauge-text", Static)  # no blank lines under the gauges
@@ -103,7 +95,7 @@ async def test_walkthrough_2_tune_and_save(size, typing, tmp_path):
     config.write_text(HERMES_CONFIG)
     app = _app(["cloudflare-scale", str(config)])
     async with app.run_test(size=size) as pilot:
-        await _loaded(pilot)
+        await loaded(pilot)
         assert app.save_target == str(config)
         await _type(pilot, typing, "6", "tab", "tab", "tab", "ctrl+u", "1", "7", "enter")
         await settle(pilot)
@@ -142,7 +134,7 @@ async def test_walkthrough_3_the_demo(size, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     app = _app(["seed-demo"], demo_delay=0.0)
     async with app.run_test(size=size) as pilot:
-        await _loaded(pilot)
+        await loaded(pilot)
         await play_demo(pilot)
         assert not app.demo_running and len(app.activity) >= 6
         assert app.query_one("#main-tabs").active == "tab-activity"

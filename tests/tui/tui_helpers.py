@@ -86,6 +86,16 @@ async def settle(pilot: object) -> None:
         await pilot.pause(0.15)  # type: ignore[attr-defined]
 
 
+async def loaded(pilot: object) -> None:
+    """Wait until the app's sources have loaded (at most 40 settles)."""
+    app = pilot.app  # type: ignore[attr-defined]
+    for _ in range(40):
+        await settle(pilot)
+        if app.session is not None and app.session.workspace.toolsets:
+            return
+    raise AssertionError("the sources did not load")
+
+
 async def play_demo(pilot: object, rounds: int = 20) -> None:
     """Ctrl+G, then wait (at most *rounds* settles) until the demo has played to its end."""
     app = pilot.app  # type: ignore[attr-defined]
