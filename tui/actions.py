@@ -27,7 +27,7 @@ from toolsearch.session import SessionState
 from . import keys, save_diff, services
 from .activity import clip
 from .demo import demo_note, plan_demo
-from .key_order import KeysSettled
+from .key_order import KeysSettled, escape_and_key
 from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
 from .pacing import underline_now
 from .prepare import IDLE_S, STEP_S, HiddenTabs, last_input_of
@@ -132,6 +132,11 @@ class AppActions(_Base):
         # on its way back up from the focused widget; read before handing a new key on to
         # that widget, which marks it forwarded too
         back = key is not None and key.is_forwarded
+        split = None if key is None or back else escape_and_key(key, self.focused)
+        if split is not None:
+            for part in split:
+                await self.on_event(part)
+            return
         if key is not None and not back and await self.key_order.arrived(key):
             return  # held, or its binding already run
         await super().on_event(event)  # type: ignore[misc]

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from textual import events
 from textual.message import Message
 from textual.widget import Widget
+from textual.widgets import TextArea
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -46,6 +47,34 @@ def takes_typing(widget: Widget | None) -> bool:
     """True when *widget* handles printable keys itself (a text field, or a select's open
     list, which jumps to what is typed)."""
     return widget is not None and widget.check_consume_key("a", "a")
+
+
+ESCAPED_DIGITS = dict(zip("¡™£¢∞§¶•ªº", "1234567890", strict=True))
+"""What Textual makes of Esc and a digit sent together: it reads them as a macOS terminal's
+Option+digit and gives the character that key makes there."""
+
+
+def escape_and_key(key: events.Key, focused: Widget | None) -> tuple[events.Key, events.Key] | None:
+    """Esc and the key typed after it, when the terminal delivered them as one key.
+
+    Esc and a key arriving within Textual's escape delay (100 ms: a quick typist, or
+    `tmux send-keys Escape 3`) are one key to Textual: Esc then `z` is Alt+z, Esc then `3` is
+    `£`. A text field kept the cursor and typed the character, so `Esc 3` in the Tools filter
+    filtered for "zone£" instead of showing Listing (SPEC §11). The app binds no Alt key, and
+    a terminal whose Alt sends Esc makes Alt+z the same bytes. The digit's characters are left
+    alone in a multi-line text (a call's arguments), where they may be meant. None for any
+    other key.
+    """
+    char = key.character
+    if char is None or len(char) != 1:
+        return None
+    if key.key.startswith("alt+") and char.isprintable():
+        name = key.key.removeprefix("alt+")
+    elif char in ESCAPED_DIGITS and not isinstance(focused, TextArea):
+        name = char = ESCAPED_DIGITS[char]
+    else:
+        return None
+    return events.Key("escape", "\x1b"), events.Key(name, char)
 
 
 def focus_now(widget: Widget) -> None:

@@ -140,3 +140,22 @@ def burst(app: object, keys: str | list[str]) -> None:
         event = events.Key(key, char)
         event.set_sender(app)  # type: ignore[arg-type]
         driver.send_message(event)
+
+
+def terminal_read(app: object, data: str) -> None:
+    """Hand *data* to the app as one read from the terminal, through Textual's own input
+    parser (the one the Linux driver runs), then let its escape delay run out as the driver's
+    clock would: Esc and a key in one read become the keys that parser makes of them."""
+    import time
+
+    from textual import constants
+    from textual._xterm_parser import XTermParser
+
+    parser = XTermParser()
+    messages = list(parser.feed(data))
+    time.sleep(constants.ESCAPE_DELAY + 0.02)
+    messages += list(parser.tick())
+    driver = app._driver  # type: ignore[attr-defined]
+    for message in messages:
+        message.set_sender(app)  # type: ignore[arg-type]
+        driver.send_message(message)

@@ -1,0 +1,75 @@
+"""Esc and the key typed just after it, delivered by the terminal in one read (a quick typist
+within Textual's 100 ms escape delay, or `tmux send-keys Escape 3`): Textual makes one key of
+them (Esc 3 is `£`, Esc q is Alt+q). SPEC §11: Esc leaves the field, then the key does what it
+does outside a field."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, TabbedContent, TextArea
+from tui_helpers import settle, terminal_read, wait_until
+
+from tui.widgets.tools import ToolsPane
+
+
+def active_tab(app) -> str:
+    return app.query_one("#main-tabs", TabbedContent).active.removeprefix("tab-")
+
+
+async def test_escape_and_a_digit_in_one_read_leave_the_filter_for_that_tab(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *"scrape")
+        await settle(pilot)
+        field = app.query_one(ToolsPane).query_one("#tools-filter", Input)
+        terminal_read(app, "\x1b3")
+        await settle(pilot)
+        assert field.value == ""  # Esc cleared it; no "£" typed
+        assert active_tab(app) == "listing"
+
+
+async def test_escape_and_a_digit_in_one_read_leave_a_number_field(make_app):
+    """Issue #8's `9, Escape, 7` typed quickly: Recall opens, the limit stays 9."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6", *["tab"] * 5)
+        await settle(pilot)
+        assert app.focused.id == "tune-search_default_limit"
+        await pilot.press("backspace", "9")
+        terminal_read(app, "\x1b7")
+        await settle(pilot)
+        assert active_tab(app) == "recall"
+        assert app.session.config.search_default_limit == 9
+
+
+async def test_escape_and_a_letter_in_one_read_quit_from_a_field(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *"scr")
+        await settle(pilot)
+        terminal_read(app, "\x1bq")
+        await wait_until(pilot, lambda: not app.is_running, "q after Esc quits")
+
+
+async def test_a_pound_sign_in_a_calls_arguments_stays_typed(make_app):
+    """The characters Textual makes of Esc and a digit are real characters on some keyboards
+    (`£` is Shift+3 on a British one); in a call's arguments they are kept as typed."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *"scrape", "enter", "ctrl+t")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "CallScreen"
+        area = app.screen.query_one("#call-args", TextArea)
+        await pilot.press("tab")  # cycle until the arguments hold the cursor
+        for _ in range(6):
+            if app.focused is area:
+                break
+            await pilot.press("tab")
+        assert app.focused is area
+        terminal_read(app, "£")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "CallScreen"
+        assert "£" in area.text
