@@ -68,13 +68,13 @@ def escape_and_key(key: events.Key, focused: Widget | None) -> tuple[events.Key,
     char = key.character
     if char is None or len(char) != 1:
         return None
-    if key.key.startswith("alt+") and char.isprintable():
-        name = key.key.removeprefix("alt+")
+    if key.key.startswith("alt+") and char.isalnum():  # Textual adds Alt to a letter only
+        pass  # the key is named by its character, as Textual names it alone (`S`, not shift+s)
     elif char in ESCAPED_DIGITS and not isinstance(focused, TextArea):
-        name = char = ESCAPED_DIGITS[char]
+        char = ESCAPED_DIGITS[char]
     else:
         return None
-    return events.Key("escape", "\x1b"), events.Key(name, char)
+    return events.Key("escape", "\x1b"), events.Key(char, char)
 
 
 def focus_now(widget: Widget) -> None:

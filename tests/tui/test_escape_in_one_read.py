@@ -53,6 +53,22 @@ async def test_escape_and_a_letter_in_one_read_quit_from_a_field(make_app):
         await wait_until(pilot, lambda: not app.is_running, "q after Esc quits")
 
 
+async def test_escape_and_a_capital_in_one_read_run_that_keys_binding(make_app):
+    """Textual names Esc S `alt+shift+s`; outside the field it is `S`, the sort key."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *"scr")
+        await settle(pilot)
+        pane = app.query_one(ToolsPane)
+        before = pane.table.sort_column
+        terminal_read(app, "\x1bS")
+        await settle(pilot)
+        assert app.focused is pane.table
+        assert pane.query_one("#tools-filter", Input).value == ""
+        assert pane.table.sort_column != before
+
+
 async def test_a_pound_sign_in_a_calls_arguments_stays_typed(make_app):
     """The characters Textual makes of Esc and a digit are real characters on some keyboards
     (`£` is Shift+3 on a British one); in a call's arguments they are kept as typed."""
