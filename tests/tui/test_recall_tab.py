@@ -295,3 +295,17 @@ def test_a_cancelled_run_stops_within_a_profile_and_the_bar_moves_inside_it(tmp_
     assert 250 <= len(asked) < 270  # stopped mid-profile, at the first check past half way
     assert view.recall == ()  # a profile cut short is not reported as if whole
     assert not any(s.label.startswith("bm25f") for s in steps)  # never ran the second
+
+
+async def test_the_query_files_name_shows_at_80_columns():
+    """The path field is about 16 columns wide at 80: it showed the path's first folders and
+    never the file's name."""
+    app = _seed_demo_app(sources=["seed-demo"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("7")
+        await settle(pilot)
+        pane = app.query_one(RecallPane)
+        assert len(pane.path) > 30
+        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "seed-demo.jsonl" in shown

@@ -154,6 +154,15 @@ class RecallPane(Vertical):
         field = self.query_one("#recall-path", Input)
         if not field.value and self.default_path:
             field.value = self.default_path
+            self.call_after_refresh(self._show_path_end)
+
+    def _show_path_end(self) -> None:
+        """Scroll the path field to its end: at 80 columns a bundled file's path showed only
+        its folders (`/…/lib/python3.11/site-p`), never the file's name."""
+        field = self.query_one("#recall-path", Input)
+        end = len(field.value)
+        field.cursor_position = 0
+        field.cursor_position = end  # a change of cursor scrolls the field to it
 
     def watch_step(self, step: RecallStep | None) -> None:
         if not self.is_mounted:
