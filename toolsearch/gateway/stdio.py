@@ -19,13 +19,15 @@ At the end of stdin (``cat requests | toolsearch serve``: a client that writes i
 and closes its end), the requests already read are answered before the gateway ends: the
 SDK's serving loop cancels whatever is running when its read stream ends, so the read stream
 is held open until every request read has its reply (or the client cancelled it), for at
-most *drain* seconds (the gateway gives its longest upstream call timeout, and a bit).
+most *drain* seconds (the gateway gives its longest upstream call timeout, and a bit). A
+client that closed stdout too has left: nothing is waited for.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import select
 import stat
 import threading
 from collections.abc import AsyncIterator
@@ -37,14 +39,25 @@ import anyio.abc
 
 READ_CHUNK = 1 << 16
 DRAIN_SECONDS = 30.0
+_GONE = select.POLLERR | select.POLLHUP | select.POLLNVAL
+
+
+def _reader_gone(out_fd: int) -> bool:
+    """Whether the client closed its end of *out_fd* (a pipe or socket): nobody reads."""
+    poller = select.poll()
+    poller.register(out_fd, 0)  # errors and hang-ups are reported without asking
+    return any(events & _GONE for _, events in poller.poll(0))
 
 
 class _Awaited:
     """The ids of the requests read from the client that have no reply written yet."""
 
-    def __init__(self) -> None:
+    def __init__(self, out_fd: int | None = None) -> None:
+        """*out_fd*: the client's stdout when it is a pipe or socket (checked for a client
+        that went away while its requests are awaited)."""
         import mcp_types as types
 
+        self.out_fd = out_fd
         self.ids: set[Any] = set()
         self._changed = anyio.Event()
         self._request, self._notification = types.JSONRPCRequest, types.JSONRPCNotification
@@ -70,11 +83,14 @@ class _Awaited:
         self._changed.set()
 
     async def drained(self, limit: float) -> None:
-        """Back once every request read has been answered, or after *limit* seconds."""
+        """Back once every request read has been answered, or the client closed its end of
+        stdout, or after *limit* seconds."""
+        out_fd = self.out_fd
         with anyio.move_on_after(limit):
-            while self.ids:
+            while self.ids and not (out_fd is not None and _reader_gone(out_fd)):
                 self._changed = anyio.Event()
-                await self._changed.wait()
+                with anyio.move_on_after(0.1):
+                    await self._changed.wait()
 
 
 def _pollable(fd: int) -> bool:
@@ -104,7 +120,7 @@ async def stdio_streams(drain: float = DRAIN_SECONDS) -> AsyncIterator[tuple[Any
     if out_poll:
         os.set_blocking(out_fd, False)
     try:
-        async with _pipe_streams(in_fd, out_fd, in_poll, drain) as streams:
+        async with _pipe_streams(in_fd, out_fd, in_poll, drain, out_poll) as streams:
             yield streams
     finally:
         for fd, polled in ((in_fd, in_poll), (out_fd, out_poll)):
@@ -217,12 +233,12 @@ async def _write_lines(out_fd: int, source: Any, done: anyio.Event,
 
 @asynccontextmanager
 async def _pipe_streams(in_fd: int, out_fd: int,
-                        in_polled: bool = True, drain: float = DRAIN_SECONDS
-                        ) -> AsyncIterator[tuple[Any, Any]]:
+                        in_polled: bool = True, drain: float = DRAIN_SECONDS,
+                        out_polled: bool = True) -> AsyncIterator[tuple[Any, Any]]:
     read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
     write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
     written = anyio.Event()
-    awaited = _Awaited()
+    awaited = _Awaited(out_fd if out_polled else None)
     async with anyio.create_task_group() as tg:
         tg.start_soon(_read_lines, in_fd, read_writer, in_polled, awaited, drain)
         tg.start_soon(_write_lines, out_fd, write_reader, written, awaited)
