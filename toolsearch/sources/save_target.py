@@ -12,7 +12,7 @@ from typing import Any
 
 from .detect import CATALOG, HERMES, KIND_LABELS, detect_kind
 from .errors import SourceError
-from .filesafe import atomic_replace, check_writable, write_backup
+from .filesafe import check_writable, replace_with_backup
 from .save import SaveResult, _plain, _plain_value, _rt_yaml, clamped_values, save_tool_search_block
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -118,8 +118,8 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
     if crlf:
         new_text = new_text.replace("\n", "\r\n")
     check_writable(path, shown)
-    backup = write_backup(path, shown=shown)
-    atomic_replace(path, (("\ufeff" if bom else "") + new_text).encode("utf-8"), shown=shown)
+    backup = replace_with_backup(path, (("\ufeff" if bom else "") + new_text).encode("utf-8"),
+                                 shown=shown)
     return SaveResult(shown, backup, tuple(changed))
 
 
