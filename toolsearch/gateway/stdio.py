@@ -50,7 +50,8 @@ def _reader_gone(out_fd: int) -> bool:
 
 
 class _Awaited:
-    """The ids of the requests read from the client that have no reply written yet."""
+    """The ids of the requests read from the client that have no reply written yet (with
+    how many: a client may reuse an id while its first request runs)."""
 
     def __init__(self, out_fd: int | None = None) -> None:
         """*out_fd*: the client's stdout when it is a pipe or socket (checked for a client
@@ -58,14 +59,14 @@ class _Awaited:
         import mcp_types as types
 
         self.out_fd = out_fd
-        self.ids: set[Any] = set()
+        self.ids: dict[Any, int] = {}
         self._changed = anyio.Event()
         self._request, self._notification = types.JSONRPCRequest, types.JSONRPCNotification
         self._replies = (types.JSONRPCResponse, types.JSONRPCError)
 
     def read(self, message: Any) -> None:
         if isinstance(message, self._request):
-            self.ids.add(message.id)
+            self.ids[message.id] = self.ids.get(message.id, 0) + 1
         elif isinstance(message, self._notification) and \
                 message.method == "notifications/cancelled":
             params = message.params if isinstance(message.params, dict) else {}
@@ -77,9 +78,13 @@ class _Awaited:
 
     def _answered(self, request_id: Any) -> None:
         try:
-            self.ids.discard(request_id)
+            left = self.ids.get(request_id, 0) - 1
         except TypeError:  # an unhashable id was never a request's
             return
+        if left > 0:
+            self.ids[request_id] = left
+        else:
+            self.ids.pop(request_id, None)
         self._changed.set()
 
     async def drained(self, limit: float) -> None:
