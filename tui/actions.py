@@ -418,7 +418,8 @@ class AppActions(_Base):
             else:
                 self.notify("Nothing written.", title="Save cancelled", timeout=4)
 
-        self.push_screen(ConfirmSaveScreen(str(path), save_diff.diff_lines(found)), answered)
+        self.push_screen(ConfirmSaveScreen(str(path), save_diff.diff_lines(found),
+                                           new_file=not path.exists()), answered)
 
     @work(thread=True, group="save", exit_on_error=False, description="save config")
     def _save_worker(self, path: Path, values: dict[str, Any]) -> None:

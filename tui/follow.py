@@ -1,7 +1,9 @@
 """The app and the gateway: ``tui --follow EVENTS`` and ``tui SOURCE... --serve [HOST:]PORT``.
 
 * :class:`FollowApp` watches a running gateway through its events file: each ``call`` line
-  becomes an Activity entry (the underlying tool, outcome glyph and word, duration), and each
+  becomes an Activity entry (the underlying tool, outcome glyph and word, duration), the
+  calls already in the file when the app opens too (its last few hundred lines, read from
+  the end: the recent history an operator opening the app expects to see), and each
   ``assembly`` line re-applies the gateway's profile, context, config and scope to the
   gateway's catalog snapshot, so the gauges show what the gateway's clients receive.
 * :class:`ServeApp` hosts the gateway itself (streamable HTTP): one long-lived worker owns
@@ -23,7 +25,7 @@ from textual.message import Message
 
 from toolsearch.bridge import ActivityEvent
 from toolsearch.gateway import leaf_error
-from toolsearch.gateway.events import read_records
+from toolsearch.gateway.events import history_range, read_records
 from toolsearch.session import SessionState
 from toolsearch.toolsets import Workspace
 
@@ -49,11 +51,17 @@ def event_of(record: Mapping[str, Any]) -> ActivityEvent:
                          float(record.get("ms") or 0.0), str(record.get("summary") or ""))
 
 
-def note_of(record: Mapping[str, Any]) -> str:
+def note_of(record: Mapping[str, Any], earlier: bool = False) -> str:
+    """The feed's note under a call: the client, the summary, the reply's size; for a call
+    made before the app opened, when (the feed's clock starts with the app)."""
     client = record.get("client") or "client"
     summary = record.get("summary") or ""
     size = record.get("result_bytes")
     text = f"{client}" + (f": {summary}" if summary else "")
+    if earlier:
+        when = str(record.get("time") or "")
+        clock = when[11:19] if len(when) >= 19 and when[10:11] == "T" else ""
+        text = "before the app opened" + (f" ({clock} UTC)" if clock else "") + f", {text}"
     if size is not None:
         text += f" ({size} bytes back)"
     return clip(text)
@@ -100,11 +108,23 @@ class FollowApp(ToolSearchApp):
         self._catalog_mtime = 0.0
         sources = [str(catalog)] if catalog and Path(catalog).exists() else ["seed-demo"]
         super().__init__(sources, profile=str(record.get("profile") or "seed"), **kwargs)
-        self._offset = self.events_path.stat().st_size if self.events_path.exists() else 0
+        self._history = history_range(self.events_path)
+        self._offset = self._history[1]
 
     def on_mount(self) -> None:
         super().on_mount()
+        self._show_history()
         self.set_interval(POLL_SECONDS, self._poll, name="follow events")
+
+    def _show_history(self) -> None:
+        """The calls in the file's last lines as Activity entries (its assembly lines are
+        history: the last one is already applied)."""
+        start, end = self._history
+        records, self._offset = read_records(self.events_path, start, end - start)
+        for record in records:
+            if record.get("type") == "call":
+                self.post_message(ActivityLogged(event_of(record), None,
+                                                 note_of(record, earlier=True)))
 
     def _install(self, workspace: Workspace, *, quiet: bool = False) -> None:
         # one session change, already retuned: two in a row race the Tuning pane's echo

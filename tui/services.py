@@ -90,7 +90,7 @@ def save_refusal(path: Path) -> str | None:
     from toolsearch.sources.errors import SourceError
     from toolsearch.sources.filesafe import read_bounded
     from toolsearch.sources.safe_yaml import load_yaml
-    from toolsearch.sources.save_target import YAML_SUFFIXES, save_kind
+    from toolsearch.sources.save_target import APP_WORDS, YAML_SUFFIXES, save_kind
 
     if not (path.exists() or path.is_symlink()):
         if not path.parent.is_dir():
@@ -99,7 +99,7 @@ def save_refusal(path: Path) -> str | None:
             return f"{path}: a new config file must end in .yaml or .yml"
         return None
     try:
-        kind = save_kind(path)
+        kind = save_kind(path, APP_WORDS)
     except SourceError as exc:
         try:  # an empty or comment-only YAML file: as good as a new one
             if path.suffix.lower() in YAML_SUFFIXES and \
@@ -109,8 +109,9 @@ def save_refusal(path: Path) -> str | None:
             pass
         return str(exc)
     if kind != "hermes":
-        return (f"{path}: is a catalog; the app saves into a Hermes config.yaml "
-                f"(toolsearch tune {path} --set KEY=VALUE --save writes a catalog's own block)")
+        return (f"{path}: is a catalog; the app saves only into a Hermes config.yaml (a "
+                "catalog's own tool_search block is saved from the command line: "
+                "toolsearch tune)")
     return None
 
 

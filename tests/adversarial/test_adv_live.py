@@ -319,3 +319,40 @@ def test_a_launcher_that_exits_leaving_its_server_serving_still_works(tmp_path: 
                "--timeout", "30")
     assert "[ok," in call.stdout and "result: ok" in call.stdout, call
     no_leftovers(marker)
+
+
+def test_an_input_schema_with_no_type_is_read_as_an_object_schema(tmp_path: Path,
+                                                                  marker: str) -> None:
+    """A tool listed with ``inputSchema: {}`` (or an object schema lacking ``"type"``) was
+    skipped with a warning: the revision's schema wants ``"type": "object"``. It is now read
+    as an object schema (``"type": "object"`` added, the rest kept), said in a warning, and
+    runs; a typeless schema that is not an object schema (``anyOf``), or a typed non-object
+    one, is still skipped."""
+    config = write_yaml_config(tmp_path / "config.yaml", "mcp_servers", {
+        "typeless": hostile("tools-gen", marker, "--tools-kind", "typeless")})
+    run = cli("assemble", str(config), "--json", "--timeout", "20")
+    assert run.returncode == 0, run
+    assembled = json.loads(run.stdout)
+    assert [(ts["name"], ts["status"], ts["tools"]) for ts in assembled["toolsets"]] == \
+        [("mcp-typeless", "connected", 2)], assembled["toolsets"]
+    warned = [ln for ln in run.stderr.splitlines() if "typeless" in ln]
+    mended = 'inputSchema has no "type": read as an object schema ({"type": "object"} added)'
+    assert warned[:2] == [
+        f"toolsearch: warning: server typeless: tools/list.tools[0] (typeless/empty): {mended}",
+        f"toolsearch: warning: server typeless: tools/list.tools[1] (typeless/lookup): {mended}",
+    ], run.stderr
+    assert [ln.split("): ")[0] for ln in warned[2:]] == [
+        "toolsearch: warning: server typeless: tools/list.tools[2] (typeless/either",
+        "toolsearch: warning: server typeless: tools/list.tools[3] (typeless/listish"], warned
+    assert all("skipped: " in ln for ln in warned[2:]), warned
+    described = cli("call", str(config), "tool_describe", '{"name": "mcp__typeless__lookup"}',
+                    "--timeout", "20")
+    assert json.loads(described.stdout[described.stdout.index("\n{"):])["parameters"] == \
+        {"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"],
+         "additionalProperties": False}, described
+    called = cli("call", str(config), "tool_call",
+                 '{"name": "mcp__typeless__empty", "arguments": {}}', "--timeout", "20")
+    assert called.returncode == 0 and '"ok"' in called.stdout, called
+    for text in (run.output, described.output, called.output):
+        assert "Traceback" not in text and SECRET not in text
+    no_leftovers(marker)

@@ -248,16 +248,19 @@ class EventLog:
                 self._file = None
 
 
-def read_records(path: Path | str, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
-    """Complete JSON lines of *path* from byte *offset*: (records, the next offset). A
-    partial last line is left for the next read; a garbled line is skipped."""
+def read_records(path: Path | str, offset: int = 0, limit: int = READ_CHUNK
+                 ) -> tuple[list[dict[str, Any]], int]:
+    """Complete JSON lines of *path* from byte *offset*, at most *limit* bytes of them (and
+    never more than :data:`READ_CHUNK`): (records, the next offset). A partial last line is
+    left for the next read; a garbled line is skipped."""
     records: list[dict[str, Any]] = []
+    limit = max(0, min(limit, READ_CHUNK))
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return records, offset  # swapped for a FIFO or a device: never opened
         with open(path, "rb") as handle:
             handle.seek(offset)
-            data = handle.read(READ_CHUNK)  # a long-lived gateway's file: read in bounds
+            data = handle.read(limit)  # a long-lived gateway's file: read in bounds
     except OSError:
         return records, offset
     end = data.rfind(b"\n")
@@ -272,3 +275,40 @@ def read_records(path: Path | str, offset: int = 0) -> tuple[list[dict[str, Any]
         if isinstance(record, dict):
             records.append(record)
     return records, offset + end + 1
+
+
+HISTORY_LINES = 300
+"""How many of an events file's last lines the app following it shows as history."""
+HISTORY_BYTES = 2 * 1024 * 1024
+"""The most of an events file's end read for that history."""
+_TAIL_BLOCK = 64 * 1024
+
+
+def history_range(path: Path | str, lines: int = HISTORY_LINES,
+                  max_bytes: int = HISTORY_BYTES) -> tuple[int, int]:
+    """``(start, end)``: the byte range of *path*'s last *lines* complete lines, read
+    backwards from the end and never more than *max_bytes* of it (a long-lived gateway's
+    file is large); ``start`` is a line's start, ``end`` the file's size. ``(0, 0)`` when
+    the file is missing or not a regular file."""
+    try:
+        with open(path, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return 0, 0
+            size = info.st_size
+            floor = max(0, size - max(0, max_bytes))
+            pos, seen, earliest = size, 0, size
+            while pos > floor:
+                begin = max(floor, pos - _TAIL_BLOCK)
+                handle.seek(begin)
+                data = handle.read(pos - begin)
+                at = len(data)
+                while (at := data.rfind(b"\n", 0, at)) >= 0:
+                    seen += 1  # the end of the last complete line is the first one seen
+                    if seen > lines:
+                        return begin + at + 1, size
+                    earliest = begin + at + 1
+                pos = begin
+    except OSError:
+        return 0, 0
+    return (0 if floor == 0 else earliest), size

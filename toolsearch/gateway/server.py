@@ -517,8 +517,12 @@ class Gateway:
         from .stdio import stdio_streams
 
         self.serving = self.serving or "stdio"
+        # at the end of stdin, the calls still running are answered: a hung upstream's
+        # reply (its timeout error) comes by its call timeout
+        drain = max([self.pool.call_timeout,
+                     *(c.call_timeout or 0.0 for c in self.configs)]) + 5.0
         try:
-            async with stdio_streams() as (read, write):
+            async with stdio_streams(drain) as (read, write):
                 await self.server.run(read, write, self.server.create_initialization_options())
         finally:
             self.clients.streams_ended()

@@ -14,12 +14,20 @@ thread at exit.
 Like the SDK's, it keeps the real descriptors for itself while serving and points fd 0 at
 the null device and fd 1 at stderr, so nothing else (a library's ``print``, a child process)
 can write into the protocol stream; both are put back on exit.
+
+At the end of stdin (``cat requests | toolsearch serve``: a client that writes its requests
+and closes its end), the requests already read are answered before the gateway ends: the
+SDK's serving loop cancels whatever is running when its read stream ends, so the read stream
+is held open until every request read has its reply (or the client cancelled it), for at
+most *drain* seconds (the gateway gives its longest upstream call timeout, and a bit). A
+client that closed stdout too has left: nothing is waited for.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import select
 import stat
 import threading
 from collections.abc import AsyncIterator
@@ -30,6 +38,64 @@ import anyio
 import anyio.abc
 
 READ_CHUNK = 1 << 16
+DRAIN_SECONDS = 30.0
+_GONE = select.POLLERR | select.POLLHUP | select.POLLNVAL
+
+
+def _reader_gone(out_fd: int) -> bool:
+    """Whether the client closed its end of *out_fd* (a pipe or socket): nobody reads."""
+    poller = select.poll()
+    poller.register(out_fd, 0)  # errors and hang-ups are reported without asking
+    return any(events & _GONE for _, events in poller.poll(0))
+
+
+class _Awaited:
+    """The ids of the requests read from the client that have no reply written yet (with
+    how many: a client may reuse an id while its first request runs)."""
+
+    def __init__(self, out_fd: int | None = None) -> None:
+        """*out_fd*: the client's stdout when it is a pipe or socket (checked for a client
+        that went away while its requests are awaited)."""
+        import mcp_types as types
+
+        self.out_fd = out_fd
+        self.ids: dict[Any, int] = {}
+        self._changed = anyio.Event()
+        self._request, self._notification = types.JSONRPCRequest, types.JSONRPCNotification
+        self._replies = (types.JSONRPCResponse, types.JSONRPCError)
+
+    def read(self, message: Any) -> None:
+        if isinstance(message, self._request):
+            self.ids[message.id] = self.ids.get(message.id, 0) + 1
+        elif isinstance(message, self._notification) and \
+                message.method == "notifications/cancelled":
+            params = message.params if isinstance(message.params, dict) else {}
+            self._answered(params.get("requestId"))  # a cancelled request gets no reply
+
+    def written(self, message: Any) -> None:
+        if isinstance(message, self._replies):
+            self._answered(message.id)
+
+    def _answered(self, request_id: Any) -> None:
+        try:
+            left = self.ids.get(request_id, 0) - 1
+        except TypeError:  # an unhashable id was never a request's
+            return
+        if left > 0:
+            self.ids[request_id] = left
+        else:
+            self.ids.pop(request_id, None)
+        self._changed.set()
+
+    async def drained(self, limit: float) -> None:
+        """Back once every request read has been answered, or the client closed its end of
+        stdout, or after *limit* seconds."""
+        out_fd = self.out_fd
+        with anyio.move_on_after(limit):
+            while self.ids and not (out_fd is not None and _reader_gone(out_fd)):
+                self._changed = anyio.Event()
+                with anyio.move_on_after(0.1):
+                    await self._changed.wait()
 
 
 def _pollable(fd: int) -> bool:
@@ -41,8 +107,10 @@ def _pollable(fd: int) -> bool:
 
 
 @asynccontextmanager
-async def stdio_streams() -> AsyncIterator[tuple[Any, Any]]:
-    """``(read_stream, write_stream)`` for ``Server.run`` over this process's stdio."""
+async def stdio_streams(drain: float = DRAIN_SECONDS) -> AsyncIterator[tuple[Any, Any]]:
+    """``(read_stream, write_stream)`` for ``Server.run`` over this process's stdio; at the
+    end of stdin, the requests read are answered (for at most *drain* seconds) before the
+    read stream ends."""
     in_poll, out_poll = _pollable(0), _pollable(1)
     in_fd, out_fd = os.dup(0), os.dup(1)
     saved_in, saved_out = os.dup(0), os.dup(1)
@@ -57,7 +125,7 @@ async def stdio_streams() -> AsyncIterator[tuple[Any, Any]]:
     if out_poll:
         os.set_blocking(out_fd, False)
     try:
-        async with _pipe_streams(in_fd, out_fd, in_poll) as streams:
+        async with _pipe_streams(in_fd, out_fd, in_poll, drain, out_poll) as streams:
             yield streams
     finally:
         for fd, polled in ((in_fd, in_poll), (out_fd, out_poll)):
@@ -105,9 +173,11 @@ def _thread_chunks(in_fd: int) -> Any:
     return queue
 
 
-async def _read_lines(in_fd: int, sink: Any, polled: bool = True) -> None:
+async def _read_lines(in_fd: int, sink: Any, polled: bool = True,
+                      awaited: _Awaited | None = None, drain: float = DRAIN_SECONDS) -> None:
     """Each line of *in_fd* as a ``SessionMessage`` (or the parse error) into *sink*; read on
-    the event loop when *polled*, else by a daemon thread."""
+    the event loop when *polled*, else by a daemon thread. At the end of *in_fd*, *sink*
+    stays open until the requests read (noted in *awaited*) have their replies."""
     import mcp_types as types
     from mcp.shared.message import SessionMessage
 
@@ -124,8 +194,10 @@ async def _read_lines(in_fd: int, sink: Any, polled: bool = True) -> None:
                     await anyio.wait_readable(in_fd)
                     continue
                 except OSError:
-                    return
+                    chunk = b""
             if not chunk:
+                if awaited is not None:
+                    await awaited.drained(drain)
                 return
             *lines, pending = (pending + chunk).split(b"\n")
             for raw in lines:
@@ -137,10 +209,13 @@ async def _read_lines(in_fd: int, sink: Any, polled: bool = True) -> None:
                 except Exception as exc:  # noqa: BLE001 - the SDK reports it as a value
                     await sink.send(exc)
                     continue
+                if awaited is not None:
+                    awaited.read(message)
                 await sink.send(SessionMessage(message))
 
 
-async def _write_lines(out_fd: int, source: Any, done: anyio.Event) -> None:
+async def _write_lines(out_fd: int, source: Any, done: anyio.Event,
+                       awaited: _Awaited | None = None) -> None:
     """Each message from *source* as one JSON line on *out_fd*."""
     try:
         async with source:
@@ -155,19 +230,23 @@ async def _write_lines(out_fd: int, source: Any, done: anyio.Event) -> None:
                         await anyio.wait_writable(out_fd)
                     except OSError:  # the client went away
                         return
+                if awaited is not None:
+                    awaited.written(session_message.message)
     finally:
         done.set()
 
 
 @asynccontextmanager
 async def _pipe_streams(in_fd: int, out_fd: int,
-                        in_polled: bool = True) -> AsyncIterator[tuple[Any, Any]]:
+                        in_polled: bool = True, drain: float = DRAIN_SECONDS,
+                        out_polled: bool = True) -> AsyncIterator[tuple[Any, Any]]:
     read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
     write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
     written = anyio.Event()
+    awaited = _Awaited(out_fd if out_polled else None)
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_read_lines, in_fd, read_writer, in_polled)
-        tg.start_soon(_write_lines, out_fd, write_reader, written)
+        tg.start_soon(_read_lines, in_fd, read_writer, in_polled, awaited, drain)
+        tg.start_soon(_write_lines, out_fd, write_reader, written, awaited)
         try:
             yield read_stream, write_stream
         finally:

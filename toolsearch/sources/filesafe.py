@@ -6,9 +6,12 @@
   the temporary file is removed whatever goes wrong.
 * :func:`read_bounded` reads a file the operator or a SOURCE names: a regular file of a
   bounded size only (a FIFO would hang the reader, ``/dev/zero`` would fill memory).
-* :func:`write_backup` copies the current file to ``NAME.bak`` the same way: a ``.bak`` that is
-  a symlink is replaced as a link (its target is never written), one that is a folder or
-  anything but a regular file is refused.
+* :func:`replace_with_backup` does that and keeps the current content as ``NAME.bak``, written
+  the same way: a ``.bak`` that is a symlink is replaced as a link (its target is never
+  written), one that is a folder or anything but a regular file is refused. The previous
+  ``NAME.bak`` stays until the new content is in place: the copy of the current file waits in
+  a temporary file beside it and replaces it only once the write has succeeded (a failed
+  write leaves the file and its older backup as they were).
 """
 
 from __future__ import annotations
@@ -123,9 +126,31 @@ def backup_path_for(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 
-def write_backup(path: Path, *, shown: Path | None = None) -> Path | None:
-    """Copy the current content of *path* (a symlink: its target) to ``<path>.bak`` beside
-    it, never through a symlink. Returns the backup path (None when *path* does not exist)."""
+def replace_with_backup(path: Path, data: bytes, *, shown: Path | None = None
+                        ) -> Path | None:
+    """:func:`atomic_replace` *path* with *data*, keeping the current content as
+    ``<path>.bak``; the previous ``.bak`` is replaced only once the write has succeeded.
+    Returns where the previous content is kept (None when *path* did not exist)."""
+    staged = _stage_backup(path, shown=shown)
+    try:
+        atomic_replace(path, data, shown=shown)
+    except BaseException:
+        if staged is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(staged[0])
+        raise
+    if staged is None:
+        return None
+    try:
+        return _commit_backup(*staged)
+    except SourceError:
+        return Path(staged[0])  # saved; the previous content is kept under the temporary name
+
+
+def _stage_backup(path: Path, *, shown: Path | None = None) -> tuple[str, Path] | None:
+    """The current content of *path* (a symlink: its target) copied to a temporary file
+    beside ``<path>.bak``: (the temporary file, the backup path); None when *path* does not
+    exist."""
     shown = shown or Path(path)
     source = target_of(Path(path))
     try:
@@ -150,7 +175,10 @@ def write_backup(path: Path, *, shown: Path | None = None) -> Path | None:
         raise SourceError(f"{backup}: exists and is not a file; refusing to save (move it away "
                           "so a backup can be kept)")
     folder = backup.parent if str(backup.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{backup.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{backup.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise SourceError(f"{backup}: cannot write the backup: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -158,7 +186,6 @@ def write_backup(path: Path, *, shown: Path | None = None) -> Path | None:
         if info.st_uid != os.geteuid() or info.st_gid != os.getegid():
             with contextlib.suppress(PermissionError):
                 os.chown(tmp, info.st_uid, info.st_gid)
-        os.replace(tmp, backup)  # replaces a symlink itself, never its target
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -166,4 +193,15 @@ def write_backup(path: Path, *, shown: Path | None = None) -> Path | None:
             raise SourceError(f"{backup}: cannot write the backup: {exc.strerror or exc}"
                               ) from None
         raise
+    return tmp, backup
+
+
+def _commit_backup(tmp: str, backup: Path) -> Path:
+    """The staged copy *tmp* in place as *backup* (a symlink there is replaced as a link,
+    never its target written)."""
+    try:
+        os.replace(tmp, backup)
+    except OSError as exc:
+        raise SourceError(f"{backup}: cannot write the backup: {exc.strerror or exc}"
+                          ) from None
     return backup

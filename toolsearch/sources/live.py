@@ -672,11 +672,39 @@ def capped_timeout(own: float | None, cap: float | None) -> float:
 @dataclass(frozen=True)
 class SkippedTool:
     """A tool entry of a ``tools/list`` reply that failed the SDK's checks and was skipped:
-    its index over all pages, its name (when a string) and why."""
+    its index over all pages, its name (when a string) and why; or, *mended*, one read
+    leniently and kept (an ``inputSchema`` with no ``type``), and how."""
 
     index: int
     name: str | None
     reason: str
+    mended: bool = False
+
+
+OBJECT_SCHEMA_KEYWORDS = frozenset({
+    "properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+    "minProperties", "maxProperties", "dependentRequired", "dependentSchemas",
+    "unevaluatedProperties", "$schema", "$id", "$comment", "$defs", "definitions", "title",
+    "description", "default", "examples", "deprecated", "readOnly", "writeOnly"})
+"""The keywords of an object schema (and its annotations): an ``inputSchema`` with no
+``type`` and nothing but these (``{}`` among them) is read as ``{"type": "object", ...}``."""
+TYPELESS_SCHEMA = 'inputSchema has no "type": read as an object schema ({"type": "object"} ' \
+    "added)"
+
+
+def _lenient_schema(entry: Any) -> tuple[Any, bool]:
+    """*entry* with a missing ``inputSchema`` defaulted to an empty object schema (SPEC §8)
+    and one with no ``type`` but otherwise an object schema given ``"type": "object"``; and
+    whether it was the latter (said in a warning)."""
+    if not isinstance(entry, dict):
+        return entry, False
+    schema = entry.get("inputSchema")
+    if schema is None:
+        return {**entry, "inputSchema": {"type": "object", "properties": {}}}, False
+    if isinstance(schema, dict) and "type" not in schema and \
+            all(isinstance(k, str) and k in OBJECT_SCHEMA_KEYWORDS for k in schema):
+        return {**entry, "inputSchema": {"type": "object", **schema}}, True
+    return entry, False
 
 
 async def _raw_tools_page(client: Client, cursor: str | None) -> dict[str, Any]:
@@ -720,10 +748,12 @@ def _first_error(exc: Exception) -> str:
 def _lenient_page(raw: dict[str, Any], version: str, start: int,
                   skipped: list[SkippedTool] | None) -> types.ListToolsResult:
     """A ``tools/list`` page with each tool checked alone: a tool with no ``inputSchema``
-    gets an empty object schema (SPEC §8), any other that fails the negotiated revision's
-    schema or the SDK's ``Tool`` is skipped (and noted in *skipped*, its index counted from
-    *start*). A reply that fails without its tools (no ``tools`` list, a bad ``nextCursor``)
-    fails as a whole, with the SDK's own error."""
+    gets an empty object schema (SPEC §8), one whose ``inputSchema`` has no ``type`` but is
+    otherwise an object schema (``{}``) gets ``"type": "object"`` (noted in *skipped* as
+    mended), any other that fails the negotiated revision's schema or the SDK's ``Tool`` is
+    skipped (and noted in *skipped*, its index counted from *start*). A reply that fails
+    without its tools (no ``tools`` list, a bad ``nextCursor``) fails as a whole, with the
+    SDK's own error."""
     import mcp_types as types
     from mcp_types import methods
     from pydantic import ValidationError
@@ -736,13 +766,22 @@ def _lenient_page(raw: dict[str, Any], version: str, start: int,
     if not isinstance(entries, list):
         surface(raw)
         return types.ListToolsResult.model_validate(raw, by_name=False)
-    entries = [{**e, "inputSchema": {"type": "object", "properties": {}}}
-               if isinstance(e, dict) and e.get("inputSchema") is None else e for e in entries]
+    read = [_lenient_schema(e) for e in entries]
+    entries = [entry for entry, _ in read]
+
+    def mended(offset: int) -> None:
+        if read[offset][1] and skipped is not None:
+            name = entries[offset].get("name")
+            skipped.append(SkippedTool(start + offset, name if isinstance(name, str) else None,
+                                       TYPELESS_SCHEMA, mended=True))
+
     rest = {k: v for k, v in raw.items() if k != "tools"}
     cursor = raw.get("nextCursor")
     try:  # the whole page at once, as the SDK reads it (a well-formed page: the usual case)
         surface({**rest, "tools": entries})
         tools = [types.Tool.model_validate(e, by_name=False) for e in entries]
+        for offset in range(len(entries)):
+            mended(offset)
         return types.ListToolsResult(tools=tools, next_cursor=cursor)
     except ValidationError:
         surface({**rest, "tools": []})  # fails the page when it is not the tools that fail
@@ -751,6 +790,7 @@ def _lenient_page(raw: dict[str, Any], version: str, start: int,
         try:
             surface({**rest, "tools": [entry]})
             kept.append(types.Tool.model_validate(entry, by_name=False))
+            mended(offset)
         except ValidationError as exc:  # one bad tool is skipped, not the whole server
             if skipped is not None:
                 name = entry.get("name") if isinstance(entry, dict) else None
@@ -814,16 +854,18 @@ async def list_all_tools(client: Client, skipped: list[SkippedTool] | None = Non
 
 
 def skipped_warnings(config: ServerConfig, skipped: Sequence[SkippedTool]) -> tuple[str, ...]:
-    """One warning per skipped tool, naming the server and the tool (else its index); none
-    for a tool the server's ``tools.include`` / ``tools.exclude`` leaves out anyway."""
+    """One warning per skipped (or mended) tool, naming the server and the tool (else its
+    index); none for a tool the server's ``tools.include`` / ``tools.exclude`` leaves out
+    anyway."""
     found = []
     for item in skipped:
         if item.name is not None and not config.keeps(item.name):
             continue
         label = (f"{config.name}/{_one_line(item.name, 80)}" if item.name is not None
                  else config.name)
+        done = "" if item.mended else "skipped: "
         found.append(config.redact(f"server {config.name}: tools/list.tools[{item.index}] "
-                                   f"({label}): skipped: {_one_line(item.reason, 160)}"))
+                                   f"({label}): {done}{_one_line(item.reason, 160)}"))
     return tuple(found)
 
 

@@ -30,7 +30,7 @@ from toolsearch.config import CONFIG_KEYS, ToolSearchConfig
 from toolsearch.tooldefs import thaw
 
 from .errors import SourceError
-from .filesafe import atomic_replace, check_writable, write_backup
+from .filesafe import check_writable, replace_with_backup
 from .redact import redact_text
 from .safe_yaml import YamlRefused, load_yaml
 
@@ -440,6 +440,5 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
         new_text = new_text.replace("\n", "\r\n")
     data = (("\ufeff" if bom else "") + new_text).encode("utf-8")
     check_writable(path, shown)
-    backup = write_backup(path, shown=shown)
-    atomic_replace(path, data, shown=shown)
+    backup = replace_with_backup(path, data, shown=shown)
     return SaveResult(shown, backup, tuple(changed))

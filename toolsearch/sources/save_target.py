@@ -12,21 +12,36 @@ from typing import Any
 
 from .detect import CATALOG, HERMES, KIND_LABELS, detect_kind
 from .errors import SourceError
-from .filesafe import atomic_replace, check_writable, write_backup
+from .filesafe import check_writable, replace_with_backup
 from .save import SaveResult, _plain, _plain_value, _rt_yaml, clamped_values, save_tool_search_block
 
 YAML_SUFFIXES = (".yaml", ".yml")
 CATALOG_BLOCK = "tool_search (the catalog's own, top level)"
 
 
-def save_kind(path: Path) -> str:
+CLI_WORDS = {
+    "not_file": "--save writes an existing Hermes config.yaml",
+    "only": "--save writes only a Hermes config.yaml or a YAML catalog",
+    "utf8": "--save rewrites only UTF-8 files, and would change its encoding",
+}
+"""How :func:`save_kind`'s refusals end for ``tune --save``."""
+APP_WORDS = {
+    "not_file": "the app saves into a Hermes config.yaml, or a new .yaml file it creates",
+    "only": "the app saves only into a Hermes config.yaml",
+    "utf8": "the app rewrites only UTF-8 files, and would change its encoding",
+}
+"""How they end for the app's save (no command-line flag the app has not got)."""
+
+
+def save_kind(path: Path, words: Mapping[str, str] = CLI_WORDS) -> str:
     """``"hermes"`` or ``"catalog"`` for a file ``tune --save`` may write; SourceError
-    naming what the file is otherwise."""
+    naming what the file is otherwise, its reason ending in *words* (:data:`CLI_WORDS`, or
+    :data:`APP_WORDS` for the app)."""
     from .catalog_file import read_document, wide_encoding
 
     path = Path(path)
     if not path.is_file():
-        raise SourceError(f"{path}: not a file; --save writes an existing Hermes config.yaml")
+        raise SourceError(f"{path}: not a file; {words['not_file']}")
     data, _, lossy = read_document(path)
     kind = detect_kind(data)
     if kind not in (HERMES, CATALOG) or path.suffix.lower() not in YAML_SUFFIXES:
@@ -34,14 +49,14 @@ def save_kind(path: Path) -> str:
         if kind in (HERMES, CATALOG):
             what = f"a {KIND_LABELS[kind]} in {path.suffix or 'no'} format, not YAML"
         raise SourceError(f"{path}: is {what}; refusing to write a tool_search block into it "
-                          "(--save writes only a Hermes config.yaml or a YAML catalog)")
+                          f"({words['only']})")
     if lossy:
         raise SourceError(f"{path}: not valid UTF-8; refusing to rewrite it")
     with path.open("rb") as handle:  # read (so a regular file) by read_document just above
         wide = wide_encoding(handle.read(4))
     if wide is not None:
-        raise SourceError(f"{path}: is {wide.upper()} text; refusing to rewrite it (--save "
-                          "rewrites only UTF-8 files, and would change its encoding)")
+        raise SourceError(f"{path}: is {wide.upper()} text; refusing to rewrite it "
+                          f"({words['utf8']})")
     return "catalog" if kind == CATALOG else "hermes"
 
 
@@ -103,8 +118,8 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
     if crlf:
         new_text = new_text.replace("\n", "\r\n")
     check_writable(path, shown)
-    backup = write_backup(path, shown=shown)
-    atomic_replace(path, (("\ufeff" if bom else "") + new_text).encode("utf-8"), shown=shown)
+    backup = replace_with_backup(path, (("\ufeff" if bom else "") + new_text).encode("utf-8"),
+                                 shown=shown)
     return SaveResult(shown, backup, tuple(changed))
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from toolsearch.sources.errors import SourceError
-from toolsearch.sources.filesafe import atomic_replace, write_backup
+from toolsearch.sources.filesafe import atomic_replace, replace_with_backup
 from toolsearch.sources.redact import redact_text
 from toolsearch.tooldefs import thaw
 from toolsearch.toolsets import Toolset, ToolsetStatus, Workspace
@@ -156,10 +156,11 @@ def write_catalog_file(workspace: Workspace, path: Path, *, name: str | None = N
     kept). Returns the backup's path, if one was made."""
     path = Path(path)
     text = catalog_text(workspace, fmt=format_for(path), name=name or workspace.name or path.stem)
-    backup_needed = check_output(path, sources, force=force)
-    backup = write_backup(path) if backup_needed else None
-    atomic_write_text(path, text)
-    return backup
+    if not check_output(path, sources, force=force):
+        atomic_write_text(path, text)
+        return None
+    # the previous backup is replaced only once the new catalog is in place
+    return replace_with_backup(path, _encoded(path, text))
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -205,12 +206,15 @@ def check_output(path: Path, sources: Sequence[str] = (), *, force: bool = False
                       "(add --force to replace it and keep a .bak copy)")
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write UTF-8 text through a temporary file and ``os.replace`` (keeps an existing mode,
-    owner and group; the temporary file never outlives a failure)."""
+def _encoded(path: Path, text: str) -> bytes:
     try:
-        data = text.encode("utf-8")
+        return text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise SourceError(f"{path}: cannot write: text is not valid Unicode ({exc.reason})"
                           ) from None
-    atomic_replace(Path(path), data)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write UTF-8 text through a temporary file and ``os.replace`` (keeps an existing mode,
+    owner and group; the temporary file never outlives a failure)."""
+    atomic_replace(Path(path), _encoded(path, text))

@@ -1,6 +1,10 @@
-"""Save asks first: the diff of the ``tools.tool_search`` block, then Save or Cancel."""
+"""Save asks first: the diff of the ``tools.tool_search`` block, then Save or Cancel. What
+the dialog says will happen is what the save does: the old file kept as ``NAME.bak``, or, when
+no file is there (it was deleted since it was loaded), a new file and nothing to back up."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from textual import on
 from textual.app import ComposeResult
@@ -40,19 +44,27 @@ class ConfirmSaveScreen(ModalScreen[bool]):
         Binding("n,escape", "cancel", "Cancel", id="save.cancel_confirm"),
     ]
 
-    def __init__(self, path: str, lines: list[str], note: str = "") -> None:
+    def __init__(self, path: str, lines: list[str], note: str = "",
+                 new_file: bool = False) -> None:
+        """*new_file*: no file is at *path* now; the save creates it."""
         super().__init__()
         self._path = path
         self._lines = lines
         self._note = note
+        self._new_file = new_file
+
+    def what_happens(self) -> str:
+        if self._new_file:
+            return ("No file is there now: saving creates it, holding just the "
+                    "tools.tool_search block (there is no old file to back up).")
+        return ("Only the keys you changed are written; every other key and comment stays, "
+                f"the old file is kept as {Path(self._path).name}.bak.")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box") as box:
             box.border_title = "Save tools.tool_search?"
             yield Static(Content.assemble(("File: ", "bold"), self._path, "\n",
-                                          "Only the keys you changed are written; every other "
-                                          "key and comment stays, the old file is kept as "
-                                          ".bak.", self._note), id="confirm-head")
+                                          self.what_happens(), self._note), id="confirm-head")
             yield Static(diff_content(self._lines), id="confirm-diff")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Save (y)", id="confirm-ok", variant="primary", compact=True)

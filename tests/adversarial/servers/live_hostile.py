@@ -91,6 +91,16 @@ def generated_tools(kind: str) -> list:
             {"name": "listy", "description": "Schema is a list.", "inputSchema": []},
             {"name": 5, "description": "Name is a number.", "inputSchema": {"type": "object"}},
         ]
+    if kind == "typeless":  # inputSchema with no "type": an object schema or not
+        return [
+            {"name": "empty", "description": "Takes nothing; schema {}.", "inputSchema": {}},
+            {"name": "lookup", "description": "Looks a word up; schema without a type.",
+             "inputSchema": {"properties": {"word": {"type": "string"}},
+                             "required": ["word"], "additionalProperties": False}},
+            {"name": "either", "description": "anyOf, no type: not read as an object",
+             "inputSchema": {"anyOf": [{"type": "object"}, {"type": "string"}]}},
+            {"name": "listish", "description": "typed array", "inputSchema": {"type": "array"}},
+        ]
     if kind == "tools-object":  # not a list: the whole reply is malformed
         return {"echo": {"name": "echo", "inputSchema": {"type": "object"}}}  # type: ignore
     if kind == "schema-not-object":
