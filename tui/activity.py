@@ -20,6 +20,8 @@ class ActivityEntry:
     result: Any = None
     at: float = 0.0
     """Seconds since the app started (from the app's clock: fake in tests and snapshots)."""
+    earlier: bool = False
+    """Made before the app opened (a followed gateway's history): *at* means nothing."""
 
 
 def clip(text: str, limit: int = NOTE_MAX) -> str:

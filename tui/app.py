@@ -408,7 +408,7 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
         self._seq += 1
         result = message.reply.result if message.reply else None
         entry = ActivityEntry(self._seq, message.event, message.note, result,
-                              at=self.wall_clock() - self._started)
+                              at=self.wall_clock() - self._started, earlier=message.earlier)
         self.activity = (*self.activity[-(MAX_ACTIVITY - 1):], entry)
 
 

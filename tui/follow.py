@@ -124,7 +124,7 @@ class FollowApp(ToolSearchApp):
         for record in records:
             if record.get("type") == "call":
                 self.post_message(ActivityLogged(event_of(record), None,
-                                                 note_of(record, earlier=True)))
+                                                 note_of(record, earlier=True), earlier=True))
 
     def _install(self, workspace: Workspace, *, quiet: bool = False) -> None:
         # one session change, already retuned: two in a row race the Tuning pane's echo

@@ -88,6 +88,8 @@ class ActivityLogged(Message):
     event: ActivityEvent
     reply: BridgeReply | None = None
     note: str = ""
+    earlier: bool = False
+    """A call made before the app opened (a followed gateway's history): no time of the app's."""
 
 
 @dataclass

@@ -68,6 +68,12 @@ async def test_the_app_shows_the_calls_made_before_it_opened(tmp_path: Path) -> 
                                                 "arguments": {"text": "abc"}})
             await wait_for(pilot, lambda: "mcp__up__measure" in feed_text(app), 10)
             assert feed_text(app).count("\u2192 mcp__up__add") == 1  # history not shown twice
+            # the time column: history has no time of the app's; a call seen live has one
+            lines = feed_text(app).splitlines()
+            assert any(line.lstrip().startswith("earlier") and "mcp__up__add" in line
+                       for line in lines)
+            assert not any(line.lstrip().startswith("earlier") and "mcp__up__measure" in line
+                           for line in lines)
     finally:
         stop(proc)
 

@@ -88,7 +88,8 @@ class ActivityFeed(Vertical):
         label, style = outcome_label(event.outcome)
         minutes, seconds = divmod(entry.at, 60)
         muted = self._style("$muted")
-        when = Text(f"{int(minutes):02d}:{seconds:04.1f} ", muted)
+        when = Text("earlier " if entry.earlier else f"{int(minutes):02d}:{seconds:04.1f} ",
+                    muted)
         when.append(f"{event.ms:8.1f} ms  ", muted)
         outcome = Text(f"{label:<18}", self._style(style) if style else RichStyle())
         # the tool and arguments come from the caller (a live client's model, a paste):
