@@ -25,7 +25,7 @@ from textual.message import Message
 
 from toolsearch.bridge import ActivityEvent
 from toolsearch.gateway import leaf_error
-from toolsearch.gateway.events import history_range, read_records
+from toolsearch.gateway.events import history_range, last_record, read_records
 from toolsearch.session import SessionState
 from toolsearch.toolsets import Workspace
 
@@ -86,23 +86,12 @@ def retuned(state: SessionState, record: Mapping[str, Any]) -> SessionState:
     return state
 
 
-def last_assembly(path: Path) -> dict[str, Any] | None:
-    last: dict[str, Any] | None = None
-    offset = -1
-    while True:  # chunk by chunk: a long-lived gateway's file can be large
-        records, next_offset = read_records(path, max(offset, 0))
-        last = next((r for r in reversed(records) if r.get("type") == "assembly"), last)
-        if next_offset == max(offset, 0):
-            return last
-        offset = next_offset
-
-
 class FollowApp(ToolSearchApp):
     """The app following a gateway's events file."""
 
     def __init__(self, events: Path, **kwargs: Any) -> None:
         self.events_path = Path(events)
-        record = last_assembly(self.events_path) or {}
+        record = last_record(self.events_path, "assembly") or {}
         self._record: dict[str, Any] = record
         catalog = record.get("catalog")
         self._catalog_mtime = 0.0

@@ -21,6 +21,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import SourceError
 
@@ -57,6 +58,17 @@ def read_bounded(path: Path, what: str = "file", limit: int = MAX_FILE_BYTES) ->
     if len(raw) > limit:
         raise SourceError(f"{path}: too large (over {limit} bytes)")
     return raw
+
+
+def open_regular(path: Path | str) -> BinaryIO | None:
+    """*path* open for reading when it is a regular file, else None (a FIFO is opened without
+    waiting for a writer, then closed: a plain ``open`` would hang on it). Raises OSError when
+    it cannot be opened."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return os.fdopen(fd, "rb")
 
 
 def target_of(path: Path) -> Path:
