@@ -277,6 +277,16 @@ def test_app_on_a_missing_source_exits_1_with_one_line(command: str, tmp_path: P
     assert proc.stdout == ""
 
 
+@pytest.mark.parametrize("command", ["tui", "demo"])
+def test_an_unknown_theme_exits_1_with_one_line_before_the_app_opens(command: str) -> None:
+    """It opened the app anyway, with a toast that was gone in seconds."""
+    proc = run(command, "--theme", "ops-drak", check=False)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1
+    assert "'ops-drak'" in proc.stderr and "did you mean 'ops-dark'?" in proc.stderr
+    assert "ops-high-contrast" in proc.stderr and "textual-dark" in proc.stderr
+
+
 def test_set_values_hermes_does_not_read_as_given_are_warned(catalog: Path) -> None:
     """Hermes defaults what it cannot parse and clamps what is out of range: the operator
     is told, once per key, on stderr (the answer on stdout is unchanged)."""

@@ -421,10 +421,23 @@ def _check_sources(specs: Sequence[str]) -> None:
         resolve_source(spec)
 
 
+def _check_theme(name: str | None) -> None:
+    """Refuse a theme the app does not have before it opens (one line, exit 1): it opened
+    anyway, with a toast that was easy to miss."""
+    if name is None:
+        return
+    names = app_entry("tui.themes.theme_names")()
+    if name not in names:
+        near = difflib.get_close_matches(name, names, n=1)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise CliError(f"--theme: no theme {name!r} ({hint}themes: {', '.join(names)})")
+
+
 def cmd_tui(args: argparse.Namespace) -> int:
     from .gateway.cli import tui_gateway
 
     _check_sources(args.sources)
+    _check_theme(args.theme)
     if tui_gateway(args, app_entry):  # --follow EVENTS or --serve [HOST:]PORT
         return 0
     run_app = app_entry("tui.app.run_app")
@@ -435,6 +448,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     _check_sources(args.sources)
+    _check_theme(args.theme)
     run_demo = app_entry("tui.app.run_demo")
     run_demo(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
              theme=args.theme, timeout=args.timeout)

@@ -132,6 +132,14 @@ def load_themes(folder: Path | None = None) -> ThemeLoad:
     return ThemeLoad(tuple(themes), tuple(errors))
 
 
+def theme_names(folder: Path | None = None) -> list[str]:
+    """Every theme ``--theme`` can name: ours (from *folder*), then Textual's own."""
+    from textual.theme import BUILTIN_THEMES
+
+    ours = [theme.name for theme in load_themes(folder).themes]
+    return [*ours, *(name for name in BUILTIN_THEMES if name not in ours)]
+
+
 def slot_defaults(theme: Theme) -> dict[str, str]:
     """Our variables for a theme that does not define them, from its colour system."""
     system = theme.to_color_system().generate()
