@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import math
 import socket
 from collections.abc import Mapping
 from dataclasses import replace
@@ -26,7 +28,9 @@ from textual.message import Message
 from toolsearch.bridge import ActivityEvent
 from toolsearch.gateway import leaf_error
 from toolsearch.gateway.events import history_range, last_record, read_records
+from toolsearch.profiles import PROFILE_NAMES
 from toolsearch.session import SessionState
+from toolsearch.textsafe import shown
 from toolsearch.toolsets import Workspace
 
 from .activity import clip
@@ -42,48 +46,79 @@ GATEWAY_MARKS = (SERVING, STARTING, STOPPED)
 stopped (the reason), never "serving" before it listens."""
 
 
+MAX_MS = 99_999_999.0
+"""The longest duration a followed call line is shown with (the feed's column holds it)."""
+
+
+def _text(value: Any, default: str = "") -> str:
+    """A string field of an events line (another type: the line was not the gateway's)."""
+    return value if isinstance(value, str) else default
+
+
+def _count(value: Any) -> float | None:
+    """A number field of an events line: a finite int or float, never a bool."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and \
+            math.isfinite(value):
+        return value
+    return None
+
+
 def event_of(record: Mapping[str, Any]) -> ActivityEvent:
-    """An events-file ``call`` line as the feed's activity event."""
+    """An events-file ``call`` line as the feed's activity event. Fields of another type than
+    the gateway writes (a garbled or hand-made file) read as missing: ``"ms": "abc"`` ended
+    the app with a traceback."""
     arguments = record.get("arguments")
-    return ActivityEvent(str(record.get("bridge") or "?"), record.get("tool") or None,
-                         str(record.get("outcome") or "error"),
+    return ActivityEvent(_text(record.get("bridge")) or "?", _text(record.get("tool")) or None,
+                         _text(record.get("outcome")) or "error",
                          arguments if isinstance(arguments, Mapping) else {},
-                         float(record.get("ms") or 0.0), str(record.get("summary") or ""))
+                         min(max(0.0, float(_count(record.get("ms")) or 0.0)), MAX_MS),
+                         _text(record.get("summary")))
 
 
 def note_of(record: Mapping[str, Any], earlier: bool = False) -> str:
     """The feed's note under a call: the client, the summary, the reply's size; for a call
     made before the app opened, when (the feed's clock starts with the app)."""
-    client = record.get("client") or "client"
-    summary = record.get("summary") or ""
-    size = record.get("result_bytes")
+    client = _text(record.get("client")) or "client"
+    summary = _text(record.get("summary"))
+    size = _count(record.get("result_bytes"))
     text = f"{client}" + (f": {summary}" if summary else "")
     if earlier:
-        when = str(record.get("time") or "")
+        when = _text(record.get("time"))
         clock = when[11:19] if len(when) >= 19 and when[10:11] == "T" else ""
         text = "before the app opened" + (f" ({clock} UTC)" if clock else "") + f", {text}"
     if size is not None:
-        text += f" ({size} bytes back)"
+        text += f" ({size:.0f} bytes back)"
     return clip(text)
 
 
 def retuned(state: SessionState, record: Mapping[str, Any]) -> SessionState:
-    """*state* with the gateway's profile, context, config and scope from an assembly line."""
+    """*state* with the gateway's profile, context, config and scope from an assembly line (a
+    field the gateway would not write, an unknown profile or a context of "abc", is left as
+    it was)."""
     profile = record.get("profile")
     if isinstance(profile, str) and profile != state.config.profile:
-        state = state.with_profile(profile)
+        with contextlib.suppress(ValueError):
+            state = state.with_profile(profile)
     config = record.get("config")
-    if isinstance(config, Mapping):
-        state = state.with_config(**config)
+    if isinstance(config, Mapping) and all(isinstance(key, str) for key in config):
+        with contextlib.suppress(ValueError, TypeError):
+            state = state.with_config(**config)
     context = record.get("context_length")
-    if isinstance(context, int):
+    if isinstance(context, int) and not isinstance(context, bool) and context > 0:
         state = state.with_context(context)
     scope = record.get("scope")
-    state = state.with_scope(scope if isinstance(scope, list) else None)
+    state = state.with_scope([str(name) for name in scope] if isinstance(scope, list) else None)
     detached = record.get("detached")
     if isinstance(detached, list):
         state = replace(state, detached=frozenset(str(d) for d in detached))
     return state
+
+
+def known_profile(name: Any) -> str:
+    """The profile an assembly line names, when this app has it; else the default."""
+    if isinstance(name, str) and name in PROFILE_NAMES:
+        return name
+    return "seed"
 
 
 class FollowApp(ToolSearchApp):
@@ -93,10 +128,10 @@ class FollowApp(ToolSearchApp):
         self.events_path = Path(events)
         record = last_record(self.events_path, "assembly") or {}
         self._record: dict[str, Any] = record
-        catalog = record.get("catalog")
+        catalog = _text(record.get("catalog"))
         self._catalog_mtime = 0.0
-        sources = [str(catalog)] if catalog and Path(catalog).exists() else ["seed-demo"]
-        super().__init__(sources, profile=str(record.get("profile") or "seed"), **kwargs)
+        sources = [catalog] if catalog and Path(catalog).exists() else ["seed-demo"]
+        super().__init__(sources, profile=known_profile(record.get("profile")), **kwargs)
         self._history = history_range(self.events_path)
         self._offset = self._history[1]
 
@@ -128,10 +163,10 @@ class FollowApp(ToolSearchApp):
 
     def watch_session(self, session: SessionState | None) -> None:
         super().watch_session(session)
-        clients = self._record.get("clients")
-        served = self._record.get("serving") or "a gateway"
+        clients = _count(self._record.get("clients"))
+        served = shown(_text(self._record.get("serving"))[:200], one_line=True) or "a gateway"
         self.sub_title += (f" \u00b7 following {served}"
-                           + (f" \u00b7 {clients} client(s)" if clients is not None else ""))
+                           + (f" \u00b7 {clients:.0f} client(s)" if clients is not None else ""))
 
     def _poll(self) -> None:
         session = self.session
@@ -152,7 +187,7 @@ class FollowApp(ToolSearchApp):
                 self._follow_assembly(record)
 
     def _follow_assembly(self, record: Mapping[str, Any]) -> None:
-        catalog = record.get("catalog")
+        catalog = _text(record.get("catalog"))
         if catalog and Path(catalog).exists():
             mtime = Path(catalog).stat().st_mtime
             if mtime != self._catalog_mtime:

@@ -86,6 +86,7 @@ class ActivityFeed(Vertical):
         """(time and duration, outcome, headline, note) of one entry."""
         event = entry.event
         label, style = outcome_label(event.outcome)
+        label = shown(label, one_line=True)  # an unknown outcome is a followed file's text
         minutes, seconds = divmod(entry.at, 60)
         muted = self._style("$muted")
         when = Text("earlier " if entry.earlier else f"{int(minutes):02d}:{seconds:04.1f} ",
