@@ -5,22 +5,23 @@ does outside a field."""
 
 from __future__ import annotations
 
-from textual.widgets import Input, TabbedContent, TextArea
-from tui_helpers import settle, terminal_read, wait_until
+from textual.widgets import Input, TextArea
+from tui_helpers import active_tab, settle, terminal_read, wait_until
 
 from tui.widgets.tools import ToolsPane
 
 
-def active_tab(app) -> str:
-    return app.query_one("#main-tabs", TabbedContent).active.removeprefix("tab-")
+async def in_the_filter(pilot, text: str) -> None:
+    """From launch: Tools, `/`, *text* typed into the filter."""
+    await settle(pilot)
+    await pilot.press("2", "slash", *text)
+    await settle(pilot)
 
 
 async def test_escape_and_a_digit_in_one_read_leave_the_filter_for_that_tab(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("2", "slash", *"scrape")
-        await settle(pilot)
+        await in_the_filter(pilot, "scrape")
         field = app.query_one(ToolsPane).query_one("#tools-filter", Input)
         terminal_read(app, "\x1b3")
         await settle(pilot)
@@ -28,27 +29,10 @@ async def test_escape_and_a_digit_in_one_read_leave_the_filter_for_that_tab(make
         assert active_tab(app) == "listing"
 
 
-async def test_escape_and_a_digit_in_one_read_leave_a_number_field(make_app):
-    """Issue #8's `9, Escape, 7` typed quickly: Recall opens, the limit stays 9."""
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("6", *["tab"] * 5)
-        await settle(pilot)
-        assert app.focused.id == "tune-search_default_limit"
-        await pilot.press("backspace", "9")
-        terminal_read(app, "\x1b7")
-        await settle(pilot)
-        assert active_tab(app) == "recall"
-        assert app.session.config.search_default_limit == 9
-
-
 async def test_escape_and_a_letter_in_one_read_quit_from_a_field(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("2", "slash", *"scr")
-        await settle(pilot)
+        await in_the_filter(pilot, "scr")
         terminal_read(app, "\x1bq")
         await wait_until(pilot, lambda: not app.is_running, "q after Esc quits")
 
@@ -57,9 +41,7 @@ async def test_escape_and_a_capital_in_one_read_run_that_keys_binding(make_app):
     """Textual names Esc S `alt+shift+s`; outside the field it is `S`, the sort key."""
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("2", "slash", *"scr")
-        await settle(pilot)
+        await in_the_filter(pilot, "scr")
         pane = app.query_one(ToolsPane)
         before = pane.table.sort_column
         terminal_read(app, "\x1bS")

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Input, TabbedContent
-from tui_helpers import settle, wait_until
+import pytest
+from textual.widgets import Input
+from tui_helpers import active_tab, settle, terminal_read, wait_until
 
 from tui.screens.help import HelpScreen
 from tui.widgets.search import SearchPane
 from tui.widgets.tools import ToolsPane
-
-
-def active_tab(app) -> str:
-    return app.query_one("#main-tabs", TabbedContent).active.removeprefix("tab-")
 
 
 async def test_tools_filter_by_keys_then_escape_then_a_digit(make_app):
@@ -106,7 +103,10 @@ async def test_recall_f5_right_after_the_digit(make_app):
         assert app.recall_step is not None
 
 
-async def test_tuning_escape_leaves_a_number_field(make_app):
+@pytest.mark.parametrize("one_read", [False, True], ids=["pressed", "one-read"])
+async def test_tuning_escape_leaves_a_number_field(make_app, one_read):
+    """one-read: Esc and 7 within the terminal's escape delay, one key (`alt+7`'s character)
+    to Textual, which typed it into the field."""
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -114,7 +114,11 @@ async def test_tuning_escape_leaves_a_number_field(make_app):
         await pilot.press("6", *["tab"] * 5)
         await settle(pilot)
         assert app.focused.id == "tune-search_default_limit"
-        await pilot.press("backspace", "9", "escape", "7")
+        await pilot.press("backspace", "9")
+        if one_read:
+            terminal_read(app, "\x1b7")
+        else:
+            await pilot.press("escape", "7")
         await settle(pilot)
         assert active_tab(app) == "recall"
         assert app.session.config.search_default_limit == 9 != before

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 from textual.widgets import Input, Select, Static
@@ -102,10 +104,15 @@ async def test_seed_demo_cap_200_is_tier_2():
         assert app.session.assembly.tier == 2
 
 
-async def test_save_writes_the_hermes_config_and_keeps_a_backup(tmp_path, workspace):
+def _on_a_hermes_config(tmp_path, workspace) -> tuple[Path, ToolSearchApp]:
+    """The app on a Hermes config.yaml (Save's target) holding HERMES_CONFIG."""
     config = tmp_path / "config.yaml"
     config.write_text(HERMES_CONFIG)
-    app = ToolSearchApp([str(config)], workspace=workspace, exact_delay=0.0)
+    return config, ToolSearchApp([str(config)], workspace=workspace, exact_delay=0.0)
+
+
+async def test_save_writes_the_hermes_config_and_keeps_a_backup(tmp_path, workspace):
+    config, app = _on_a_hermes_config(tmp_path, workspace)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert app.save_target == str(config)
@@ -232,17 +239,25 @@ NOT_HERMES = {
 }
 
 
-@pytest.mark.parametrize("name", [*NOT_HERMES, "folder", "missing/config.yaml", "new.json"])
+UTF16 = "tools:\n  tool_search: {enabled: auto}\nmcp_servers: {}\n"
+
+
+@pytest.mark.parametrize("name", [*NOT_HERMES, "folder", "missing/config.yaml", "new.json",
+                                  "utf16.yaml"])
 async def test_save_path_that_is_no_hermes_config_is_refused_before_asking(
         tmp_path, make_app, name):
     """The path dialog wrote tools.tool_search into any file: a Claude Desktop JSON config
     became YAML flow text (`tools: {...}` in JSON, which no client can read), a client YAML
-    or a catalog got a block nothing reads. `tune --save` refuses these; so does the app."""
+    or a catalog got a block nothing reads. `tune --save` refuses these; so does the app,
+    in its own words (it read like the command line's "--save writes ...", naming a flag the
+    app has not got)."""
     target = tmp_path / name
     if name in NOT_HERMES:
         target.write_text(NOT_HERMES[name][0])
     elif name == "folder":
         target.mkdir()
+    elif name == "utf16.yaml":
+        target.write_bytes(UTF16.encode("utf-16"))
     before = sorted(p.name for p in tmp_path.iterdir())
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -259,6 +274,9 @@ async def test_save_path_that_is_no_hermes_config_is_refused_before_asking(
         assert str(target.parent if name.startswith("missing") else target) in refusal
         if name in NOT_HERMES:
             assert NOT_HERMES[name][1] in refusal
+        assert "--" not in refusal, refusal  # no command-line flag
+        if name in (*NOT_HERMES, "folder", "utf16.yaml"):
+            assert "the app " in refusal, refusal
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     if name in NOT_HERMES:
         assert target.read_text() == NOT_HERMES[name][0]
@@ -360,3 +378,32 @@ async def test_ctrl_s_again_while_its_dialog_is_open_opens_no_second_one(tmp_pat
         burst(app, ["ctrl+s", "ctrl+s"])
         await settle(pilot)
         assert sum(isinstance(s, SavePathScreen) for s in app.screen_stack) == 1
+
+
+async def test_the_confirm_dialog_says_what_the_save_really_does(tmp_path, workspace):
+    """It promised a ``.bak`` backup of a file deleted since it was loaded (the save then wrote
+    a new file and, rightly, no backup)."""
+    config, app = _on_a_hermes_config(tmp_path, workspace)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.save_target == str(config)
+        await pilot.press("6", "tab", "tab", "tab", "ctrl+u", "7", "enter", "ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmSaveScreen)
+        head = str(app.screen.query_one("#confirm-head", Static).content)
+        assert "kept as" in head and ".bak" in head
+        await pilot.press("n")
+        await settle(pilot)
+        config.unlink()  # deleted behind the app's back
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmSaveScreen)
+        head = str(app.screen.query_one("#confirm-head", Static).content)
+        assert ".bak" not in head and "kept" not in head, head
+        assert "creates it" in head and "no old file to back up" in head
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.last_save.backup is None
+        assert "no previous file to back up" in app.last_save.message()
+    assert yaml.safe_load(config.read_text()) == {"tools": {"tool_search": {"threshold_pct": 7}}}
+    assert not (tmp_path / "config.yaml.bak").exists()

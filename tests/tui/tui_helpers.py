@@ -159,3 +159,11 @@ def terminal_read(app: object, data: str) -> None:
     for message in messages:
         message.set_sender(app)  # type: ignore[arg-type]
         driver.send_message(message)
+
+
+def active_tab(app: object) -> str:
+    """The main tab showing (``tools``, ``listing``, ...)."""
+    from textual.widgets import TabbedContent
+
+    tabs = app.query_one("#main-tabs", TabbedContent)  # type: ignore[attr-defined]
+    return str(tabs.active).removeprefix("tab-")
