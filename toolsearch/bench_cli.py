@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .progress import progress
+
 SHARED_CANDIDATES = (Path("../shared"), Path(__file__).resolve().parents[2] / "shared")
 CHECKOUT = Path(__file__).resolve().parents[1]
 
@@ -121,6 +123,7 @@ def _sizes(text: str) -> list[int]:
 
 def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
     quiet = (lambda _line: None) if args.json else print
+    shown = progress(f"bench {args.bench}")
     if args.bench == "speed":
         from .sources.catalog_file import load_dump_dir
 
@@ -128,14 +131,16 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
         real_dir = _real_dir(args)
         real = ws = None
         if real_dir is not None and real_dir.is_dir():
+            shown(f"loading {real_dir}")
             ws = load_dump_dir(real_dir)
             real = (ws.tool_defs(), ws.registry())
         elif real_dir is not None:  # named: say which folder is missing
             quiet(f"(--catalogs {real_dir}: no such folder: generated catalogs only)")
         else:
             quiet("(no ../shared/catalogs/real here: generated catalogs only)")
-        results = module.run_speed(real, quiet, sizes=sizes)
+        results = module.run_speed(real, quiet, sizes=sizes, step=shown)
         if ws is not None:
+            shown("real session: a tuning change, then a server detached")
             results["real"]["session_tuning_change_ms"] = module.measure_tuning(ws)
             quiet(f"real session: tuning change (new state: assembly + server rows) median "
                   f"{results['real']['session_tuning_change_ms']:.2f} ms")
@@ -148,10 +153,10 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
         _emit(args, module.run_attach_bench(quiet))
         return 0
     if args.bench == "gateway":
-        _emit(args, module.run_gateway_bench(quiet, real_dir=_real_dir(args)))
+        _emit(args, module.run_gateway_bench(quiet, real_dir=_real_dir(args), step=shown))
         return 0
     real_dir = _real_dir(args)
-    _emit(args, module.run_tui_bench([str(real_dir)] if real_dir else [], quiet))
+    _emit(args, module.run_tui_bench([str(real_dir)] if real_dir else [], quiet, step=shown))
     return 0
 
 
@@ -163,7 +168,8 @@ def _run_operator_bench(args: argparse.Namespace) -> int:
                   "source checkout (its benchmarks/ folder is not installed with the package)",
                   file=sys.stderr)
             return 1
-        return int(suite.run_suite(shared_dir() or Path("../shared"), print))
+        return int(suite.run_suite(shared_dir() or Path("../shared"), print,
+                                   progress=progress("bench recall")))
     if args.bench == "recall" and not (args.sources and args.queries):
         from .cli import CliError
 
@@ -188,15 +194,22 @@ def _run_operator_bench(args: argparse.Namespace) -> int:
                                '{"query": "...", "gold": ["TOOL"]})')
         ws = load_workspace(args.sources, timeout=args.timeout)
         state = SessionState.from_workspace(ws, profile=args.profile, context_length=args.context)
+        shown = progress(f"bench {args.bench}")
         if args.bench == "recall":
             started = time.perf_counter()
-            report = recall.run_recall(state, queries, args.profile)
+            shown(f"{len(queries):,} queries over {len(state.session_defs):,} tools")
+            report = recall.run_recall(state, queries, args.profile, tick=(
+                lambda done: shown.count(done, len(queries), "queries")) if shown.enabled
+                else None)
             seconds = time.perf_counter() - started
             payload = {**report.as_json(), "seconds": round(seconds, 3)}
             _emit(args, payload, recall.format_recall(report)
                   + f"\n{report.n} queries over {len(state.session_defs)} tools in {seconds:.2f} s")
         else:
-            reach = recall.run_reach(state, args.profile)
+            shown(f"two searches for each of {len(state.session_defs):,} tools")
+            reach = recall.run_reach(state, args.profile, tick=(
+                lambda done, total: shown.count(done, total, "tools")) if shown.enabled
+                else None)
             _emit(args, reach.as_json(), recall.format_reach(reach))
         return 0
     raise ValueError(f"unknown bench {args.bench}")

@@ -10,7 +10,7 @@ import json
 import logging
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from .cli_safety import (
 )
 from .config import CONFIG_KEYS, CONFIG_TABLE, parse_assignment, read_as_note
 from .profiles import PROFILE_NAMES, get_profile
+from .progress import Progress, progress
 from .session import SessionState
 from .toolsets import Workspace
 
@@ -50,16 +51,28 @@ def _warn(message: str) -> None:
 
 
 def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
-    """Load and merge SOURCE arguments (files, sample names, configs, live servers)."""
+    """Load and merge SOURCE arguments (files, sample names, configs, live servers). On a
+    terminal, a progress line on stderr as each live server is listed."""
     from .sources import load_sources
 
-    workspace = load_sources(list(specs), timeout=timeout)
+    shown = progress("")
+    workspace = load_sources(list(specs), timeout=timeout,
+                             listed=_listed_line(shown) if shown.enabled else None)
     for warning in workspace.warnings:
         _warn(warning)
     for toolset in workspace.toolsets:
         if toolset.error and toolset.status.value == "error":
             _warn(f"{toolset.name}: failed: {toolset.error}")
     return workspace
+
+
+def _listed_line(shown: Progress) -> Callable[[Any, int, int], None]:
+    def listed(listing: Any, done: int, total: int) -> None:
+        toolset = listing.toolset
+        what = "failed" if toolset.error else f"{len(toolset.tools)} tools"
+        shown.say(f"server {toolset.name}: {what} ({done} of {total} servers listed)")
+
+    return listed
 
 
 def _overrides(assignments: Sequence[str] | None) -> dict[str, Any]:
