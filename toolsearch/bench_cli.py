@@ -38,43 +38,66 @@ def shared_dir() -> Path | None:
     return None
 
 
+JSON_HELP = "print one JSON object instead of text (default: text)"
+CATALOGS_HELP = ("folder of real tool dumps (default: ../shared/catalogs/real, when it is "
+                 "there)")
+CHECKOUT_NOTE = " (runs from a source checkout: its benchmarks/ folder)"
+
+
+def _kind(kinds: Any, name: str, does: str, note: str = "") -> argparse.ArgumentParser:
+    """A bench KIND whose one-line summary also opens its own ``--help``."""
+    parser: argparse.ArgumentParser = kinds.add_parser(
+        name, help=does + note, description=does[0].upper() + does[1:] + note + ".")
+    return parser
+
+
 def add_bench_parser(sub: Any, common: Callable[..., None]) -> None:
-    bench = sub.add_parser("bench", help="benchmarks that print figures (speed, recall, reach, "
-                                         "attach, tui)")
+    from .cli import SOURCE_HELP
+
+    does = "measure and print figures: speed, recall, reach, attach, gateway or tui"
+    bench = sub.add_parser("bench", help=does, description=does[0].upper() + does[1:] + ".")
     bench.set_defaults(func=_run)
-    kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
+    kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True,
+                                 help="which figures (toolsearch bench KIND --help for its "
+                                      "options)")
 
-    p = kinds.add_parser("speed", help="search and assembly timings")
-    p.add_argument("--catalogs", metavar="DIR",
-                   help="folder of real tool dumps (default ../shared/catalogs/real)")
+    p = _kind(kinds, "speed", "time search and assembly on the real and generated catalogs",
+              CHECKOUT_NOTE)
+    p.add_argument("--catalogs", metavar="DIR", help=CATALOGS_HELP)
     p.add_argument("--sizes", default="172,3300,10000", metavar="N,N,...",
-                   help="generated catalog sizes (default 172,3300,10000)")
-    p.add_argument("--json", action="store_true")
+                   help="sizes of the generated catalogs, in tools (default 172,3300,10000)")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = kinds.add_parser("recall", help="recall@1, recall@5 and MRR@5 of a query set (no "
-                                        "SOURCE and no --queries: every profile on every set, "
-                                        "with the bm25f targets; needs a checkout)")
-    p.add_argument("sources", nargs="*", metavar="SOURCE")
-    p.add_argument("--queries", metavar="FILE.jsonl")
+    p = _kind(kinds, "recall", "score how well search finds the right tools: recall@1, "
+                               "recall@5 and MRR@5 of a query set",
+              " (no SOURCE and no --queries: every profile on every bundled and shared "
+              "query set, against the targets; that suite runs from a source checkout)")
+    p.add_argument("sources", nargs="*", metavar="SOURCE",
+                   help=SOURCE_HELP + " (default: none, the whole suite)")
+    p.add_argument("--queries", metavar="FILE.jsonl",
+                   help='the query set, one JSON object a line such as {"query": "...", '
+                        '"gold": ["TOOL"]} (default: none, the whole suite)')
     common(p, tuning=False)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = kinds.add_parser("reach", help="tools that no query of their own words reaches")
-    p.add_argument("sources", nargs="+", metavar="SOURCE")
+    p = _kind(kinds, "reach", "list the tools that no query of their own words (name, first "
+                              "sentence) finds in the top 5")
+    p.add_argument("sources", nargs="+", metavar="SOURCE", help=SOURCE_HELP)
     common(p, tuning=False)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    kinds.add_parser("attach", help="live MCP attach timings (starts local test servers)") \
-        .add_argument("--json", action="store_true")
+    _kind(kinds, "attach", "time attaching live MCP servers (starts local test servers)",
+          CHECKOUT_NOTE).add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = kinds.add_parser("gateway", help="toolsearch serve: added tool_call latency, "
-                                         "tool_search round trip, 100 concurrent calls")
-    p.add_argument("--catalogs", metavar="DIR")
-    p.add_argument("--json", action="store_true")
+    p = _kind(kinds, "gateway", "time toolsearch serve: the latency it adds to tool_call, the "
+                                "tool_search round trip, 100 concurrent calls", CHECKOUT_NOTE)
+    p.add_argument("--catalogs", metavar="DIR", help=CATALOGS_HELP)
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = kinds.add_parser("tui", help="app first paint, tuning latency and memory")
-    p.add_argument("--catalogs", metavar="DIR")
-    p.add_argument("--json", action="store_true")
+    p = _kind(kinds, "tui", "time the app: first paint, tuning changes, keys, and its memory",
+              CHECKOUT_NOTE)
+    p.add_argument("--catalogs", metavar="DIR", help=CATALOGS_HELP)
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
 
 def _emit(args: argparse.Namespace, result: Any, text: str | None = None) -> None:
