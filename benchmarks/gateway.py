@@ -27,7 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -93,8 +93,7 @@ def _say_nothing(_what: str) -> None:
 
 def _stop_children() -> None:
     """SIGTERM every server this process started, each in its own process group as the mcp
-    SDK starts them: on Ctrl-C, before the clients close. The SDK then gives each server 2 s
-    after its stdin closes, one after another: 8 s and more for this bench's four."""
+    SDK starts them."""
     me = Path(f"/proc/{os.getpid()}/task")
     try:
         pids = {int(c) for task in me.iterdir()
@@ -107,16 +106,36 @@ def _stop_children() -> None:
                 os.killpg(pid, signal.SIGTERM)
 
 
+@contextlib.contextmanager
+def _servers_stopped_on_ctrl_c() -> Iterator[None]:
+    """On Ctrl-C (or SIGTERM, which the CLI turns into one), stop every server at once, then
+    let the event loop cancel as it would. Without it the mcp SDK closes each server's stdin
+    and waits up to 2 s for it, one server after another, and a client still connecting
+    does so before the cancellation reaches this bench: a gateway busy loading its catalogs
+    reads no stdin, so Ctrl-C waited for the load and the grace periods (4 to 6 s)."""
+    previous = signal.getsignal(signal.SIGINT)
+
+    def interrupted(signum: int, frame: Any) -> None:
+        _stop_children()
+        if callable(previous):
+            previous(signum, frame)
+        else:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 async def _latency(config: Path, real: Path | None, tmp: Path, rounds: int, per_round: int,
                    step: Callable[[str], None] = _say_nothing) -> dict[str, Any]:
     from contextlib import AsyncExitStack
 
-    async with AsyncExitStack() as stack:
-        try:
+    with _servers_stopped_on_ctrl_c():
+        async with AsyncExitStack() as stack:
             return await _measure_latency(stack, config, real, tmp, rounds, per_round, step)
-        except BaseException:  # Ctrl-C (cancelled): stop the servers at once
-            _stop_children()
-            raise
 
 
 async def _measure_latency(stack: Any, config: Path, real: Path | None, tmp: Path,
@@ -174,11 +193,8 @@ async def _measure_latency(stack: Any, config: Path, real: Path | None, tmp: Pat
 
 async def _search(real: Path, events: Path, n: int,
                   step: Callable[[str], None] = _say_nothing) -> dict[str, Any]:
-    try:
+    with _servers_stopped_on_ctrl_c():
         return await _measure_search(real, events, n, step)
-    except BaseException:  # Ctrl-C (cancelled): stop the gateway at once
-        _stop_children()
-        raise
 
 
 async def _measure_search(real: Path, events: Path, n: int, step: Callable[[str], None]
