@@ -206,6 +206,18 @@ def test_bench_reach_and_recall_show_progress_on_a_terminal_only() -> None:
     assert json.loads(out_pipe).keys() == json.loads(out_tty).keys()
 
 
+def test_bench_speed_shows_each_catalog_on_a_terminal_even_with_json(tmp_path: Path) -> None:
+    argv = _argv("bench", "speed", "--catalogs", str(tmp_path / "none"), "--sizes", "40,60",
+                 "--json")
+    status, out_tty, err_tty = _run_on_pty(argv)
+    assert status == 0, err_tty
+    assert "toolsearch bench speed: generated catalog of 40 tools (catalog 1 of 2)..." in err_tty
+    assert "toolsearch bench speed: generated catalog of 60 tools (catalog 2 of 2)..." in err_tty
+    status, out_pipe, err_pipe = _run_piped(argv)
+    assert status == 0 and err_pipe == ""
+    assert json.loads(out_pipe).keys() == json.loads(out_tty).keys()
+
+
 # --------------------------------------------------------------------------- Ctrl+C
 
 
