@@ -245,7 +245,8 @@ def _reach(suite: Suite, say: Callable[[str], None], progress: Any = None) -> No
         for profile in (BASE, OURS):
             if progress is not None:
                 progress(f"reach over {label} ({profile})")
-            report = recall.run_reach(source, profile, tick=progress.count if progress else None)
+            report = recall.run_reach(source, profile, tick=progress.count if progress is not
+                                      None and progress.enabled else None)
             counts[profile] = len(report.unreached)
             say(f"reach over {label} ({profile}): {report.by_either} of {report.n} "
                 f"reachable, {len(report.unreached)} unreachable")

@@ -29,6 +29,7 @@ class Progress:
         self._clock = clock
         self._what = ""
         self._last = -EVERY_S
+        self._counted = False
 
     @property
     def stream(self) -> IO[str]:
@@ -40,18 +41,21 @@ class Progress:
             return
         self._what = what
         self._last = self._clock()
+        self._counted = False
         self._write(f"{what}...")
 
     def count(self, done: int, total: int, what: str | None = None) -> bool:
         """``done`` of ``total`` items of the current step: a line when :data:`EVERY_S` have
-        passed since the last one (and always for the last item). Returns True (a ``tick``
-        for loops that stop when it returns False)."""
+        passed since the last one, and for the last item when a count was shown before (a
+        quick step stays one line). Returns True (a ``tick`` for loops that stop when it
+        returns False)."""
         if not self.enabled:
             return True
         now = self._clock()
-        if done < total and now - self._last < EVERY_S:
+        if now - self._last < EVERY_S and (done < total or not self._counted):
             return True
         self._last = now
+        self._counted = True
         self._write(f"{what or self._what}: {done:,} of {total:,}")
         return True
 
