@@ -355,3 +355,30 @@ def test_ctrl_c_during_bench_gateway_stops_its_servers_at_once(tmp_path: Path) -
     assert status == 130, err
     assert "Traceback" not in err, err
     assert took < 2.5, f"{took:.1f} s to stop"
+
+
+@pytest.mark.live
+def test_ctrl_c_during_serve_over_http_stops_its_upstream_servers(tmp_path: Path) -> None:
+    config = _servers_config(tmp_path, 2)
+    status, err, took, _seen = _ctrl_c(
+        _argv("serve", str(config), "--transport", "http", "--port", "0", "--events",
+              str(tmp_path / "events.jsonl")),
+        lambda seen: sum(1 for p in seen if "upstream_server" in _cmdline(p)) >= 2, settle=1.5)
+    _one_interrupted_line(status, err)
+    assert took < 5
+
+
+def _after(seconds: float) -> Callable[[set[int]], bool]:
+    started = time.monotonic()
+    return lambda _seen: time.monotonic() - started >= seconds
+
+
+@pytest.mark.parametrize("argv", [
+    ("bench", "speed", "--sizes", "3000,3000,3000,3000", "--catalogs", "/nonexistent"),
+    ("bench", "recall"),  # the whole suite
+    ("bench", "reach", "cloudflare-scale"),
+], ids=["speed", "recall-suite", "reach"])
+def test_ctrl_c_during_a_bench_ends_it_in_one_line(argv: tuple[str, ...]) -> None:
+    status, err, took, _seen = _ctrl_c(_argv(*argv), _after(3), settle=0)
+    _one_interrupted_line(status, err)
+    assert took < 3
