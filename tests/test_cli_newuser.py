@@ -382,3 +382,12 @@ def test_ctrl_c_during_a_bench_ends_it_in_one_line(argv: tuple[str, ...]) -> Non
     status, err, took, _seen = _ctrl_c(_argv(*argv), _after(3), settle=0)
     _one_interrupted_line(status, err)
     assert took < 3
+
+
+def test_theme_help_names_the_bundled_themes_and_the_default() -> None:
+    from toolsearch.cli import THEME_HELP
+    from tui.themes import DEFAULT_THEME, load_themes
+
+    names = {theme.name for theme in load_themes().themes}
+    assert names and all(name in THEME_HELP for name in names)
+    assert f"(default: {DEFAULT_THEME})" in THEME_HELP
