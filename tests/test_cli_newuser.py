@@ -385,7 +385,7 @@ def test_ctrl_c_during_a_bench_ends_it_in_one_line(argv: tuple[str, ...]) -> Non
 
 
 def test_theme_help_names_the_bundled_themes_and_the_default() -> None:
-    from toolsearch.cli import THEME_HELP
+    from toolsearch.cli_help import THEME_HELP
     from tui.themes import DEFAULT_THEME, load_themes
 
     names = {theme.name for theme in load_themes().themes}

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .cli_help import JSON_HELP, SOURCE_HELP, add_command
 from .progress import progress
 
 SHARED_CANDIDATES = (Path("../shared"), Path(__file__).resolve().parents[2] / "shared")
@@ -38,40 +39,30 @@ def shared_dir() -> Path | None:
     return None
 
 
-JSON_HELP = "print one JSON object instead of text (default: text)"
 CATALOGS_HELP = ("folder of real tool dumps (default: ../shared/catalogs/real, when it is "
                  "there)")
 CHECKOUT_NOTE = " (runs from a source checkout: its benchmarks/ folder)"
 
 
-def _kind(kinds: Any, name: str, does: str, note: str = "") -> argparse.ArgumentParser:
-    """A bench KIND whose one-line summary also opens its own ``--help``."""
-    parser: argparse.ArgumentParser = kinds.add_parser(
-        name, help=does + note, description=does[0].upper() + does[1:] + note + ".")
-    return parser
-
-
 def add_bench_parser(sub: Any, common: Callable[..., None]) -> None:
-    from .cli import SOURCE_HELP
-
-    does = "measure and print figures: speed, recall, reach, attach, gateway or tui"
-    bench = sub.add_parser("bench", help=does, description=does[0].upper() + does[1:] + ".")
+    bench = add_command(sub, "bench", "measure and print figures: speed, recall, reach, "
+                                      "attach, gateway or tui")
     bench.set_defaults(func=_run)
     kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True,
                                  help="which figures (toolsearch bench KIND --help for its "
                                       "options)")
 
-    p = _kind(kinds, "speed", "time search and assembly on the real and generated catalogs",
-              CHECKOUT_NOTE)
+    p = add_command(kinds, "speed", "time search and assembly on the real and generated "
+                                    "catalogs", CHECKOUT_NOTE)
     p.add_argument("--catalogs", metavar="DIR", help=CATALOGS_HELP)
     p.add_argument("--sizes", default="172,3300,10000", metavar="N,N,...",
                    help="sizes of the generated catalogs, in tools (default 172,3300,10000)")
     p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = _kind(kinds, "recall", "score how well search finds the right tools: recall@1, "
-                               "recall@5 and MRR@5 of a query set",
-              " (no SOURCE and no --queries: every profile on every bundled and shared "
-              "query set, against the targets; that suite runs from a source checkout)")
+    p = add_command(kinds, "recall", "score how well search finds the right tools: "
+                                     "recall@1, recall@5 and MRR@5 of a query set",
+                    " (no SOURCE and no --queries: every profile on every bundled and shared "
+                    "query set, against the targets; that suite runs from a source checkout)")
     p.add_argument("sources", nargs="*", metavar="SOURCE",
                    help=SOURCE_HELP + " (default: none, the whole suite)")
     p.add_argument("--queries", metavar="FILE.jsonl",
@@ -80,22 +71,24 @@ def add_bench_parser(sub: Any, common: Callable[..., None]) -> None:
     common(p, tuning=False)
     p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = _kind(kinds, "reach", "list the tools that no query of their own words (name, first "
-                              "sentence) finds in the top 5")
+    p = add_command(kinds, "reach", "list the tools that no query of their own words (name, "
+                                    "first sentence) finds in the top 5")
     p.add_argument("sources", nargs="+", metavar="SOURCE", help=SOURCE_HELP)
     common(p, tuning=False)
     p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    _kind(kinds, "attach", "time attaching live MCP servers (starts local test servers)",
-          CHECKOUT_NOTE).add_argument("--json", action="store_true", help=JSON_HELP)
+    p = add_command(kinds, "attach", "time attaching live MCP servers (starts local test "
+                                     "servers)", CHECKOUT_NOTE)
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = _kind(kinds, "gateway", "time toolsearch serve: the latency it adds to tool_call, the "
-                                "tool_search round trip, 100 concurrent calls", CHECKOUT_NOTE)
+    p = add_command(kinds, "gateway", "time toolsearch serve: the latency it adds to "
+                                      "tool_call, the tool_search round trip, 100 concurrent "
+                                      "calls", CHECKOUT_NOTE)
     p.add_argument("--catalogs", metavar="DIR", help=CATALOGS_HELP)
     p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = _kind(kinds, "tui", "time the app: first paint, tuning changes, keys, and its memory",
-              CHECKOUT_NOTE)
+    p = add_command(kinds, "tui", "time the app: first paint, tuning changes, keys, and its "
+                                  "memory", CHECKOUT_NOTE)
     p.add_argument("--catalogs", metavar="DIR", help=CATALOGS_HELP)
     p.add_argument("--json", action="store_true", help=JSON_HELP)
 

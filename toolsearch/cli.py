@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .cli_help import JSON_HELP, SOURCE_HELP, THEME_HELP, TIMEOUT_HELP
+from .cli_help import add_command as _command
 from .cli_safety import (
     SCRUB,
     OneLineParser,
@@ -32,10 +34,6 @@ from .session import SessionState
 from .toolsets import Workspace
 
 DEFAULT_SAMPLE = "seed-demo"
-#: What a SOURCE is, for every command's --help.
-SOURCE_HELP = ("a catalog file, a sample name (toolsearch samples), a Hermes config.yaml, an MCP "
-               "client config (Claude Desktop, Cursor, VS Code), a tool dump or a folder of "
-               "them; several are merged")
 BRIDGES = ("tool_search", "tool_describe", "tool_call")
 
 
@@ -459,19 +457,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- parser
-
-
-TIMEOUT_HELP = "seconds each live MCP server has to start and list its tools (default 15)"
-JSON_HELP = "print one JSON object instead of text (default: text)"
-THEME_HELP = "the app's colours: ops-dark, ops-light or ops-high-contrast (default: ops-dark)"
-
-
-def _command(sub: Any, name: str, does: str, **kwargs: Any) -> argparse.ArgumentParser:
-    """A subcommand whose one-line summary (in ``toolsearch --help``) is also the sentence
-    that opens its own ``--help``."""
-    parser: argparse.ArgumentParser = sub.add_parser(
-        name, help=does, description=does[0].upper() + does[1:] + ".", **kwargs)
-    return parser
 
 
 def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool = False) -> None:

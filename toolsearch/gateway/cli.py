@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from ..cli_help import add_command
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, leaf_error, port_number
 
 
@@ -21,8 +22,8 @@ def _port(text: str) -> int:
 
 
 def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
-    does = "run the gateway: an MCP server offering tool search over the SOURCEs' MCP servers"
-    p = sub.add_parser("serve", help=does, description=does[0].upper() + does[1:] + ".")
+    p = add_command(sub, "serve", "run the gateway: an MCP server offering tool search over "
+                                  "the SOURCEs' MCP servers")
     p.add_argument("sources", nargs="+", metavar="SOURCE",
                    help="where the MCP servers are: a Hermes config.yaml, a Claude Desktop / "
                         "Cursor / VS Code MCP config, a URL (NAME=URL names it); several are "
