@@ -19,13 +19,15 @@ machine hits both alike; every figure is printed with its target.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,45 +87,99 @@ def _figures(name: str, times: list[float], direct: list[float]) -> dict[str, fl
             f"{added}_p95_ms": p95 - _pct(direct, 0.95)}
 
 
-async def _latency(config: Path, real: Path | None, tmp: Path, rounds: int, per_round: int
-                   ) -> dict[str, Any]:
+def _say_nothing(_what: str) -> None:
+    pass
+
+
+def _stop_children() -> None:
+    """SIGTERM every server this process started, each in its own process group as the mcp
+    SDK starts them."""
+    me = Path(f"/proc/{os.getpid()}/task")
+    try:
+        pids = {int(c) for task in me.iterdir()
+                for c in (task / "children").read_text().split()}
+    except OSError:
+        return  # no /proc: the SDK's own shutdown, slower but complete
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            if os.getpgid(pid) == pid:  # a group of its own: a server and its children
+                os.killpg(pid, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def _servers_stopped_on_ctrl_c() -> Iterator[None]:
+    """On Ctrl-C (or SIGTERM, which the CLI turns into one), stop every server at once, then
+    let the event loop cancel as it would. Without it the mcp SDK closes each server's stdin
+    and waits up to 2 s for it, one server after another, and a client still connecting
+    does so before the cancellation reaches this bench: a gateway busy loading its catalogs
+    reads no stdin, so Ctrl-C waited for the load and the grace periods (4 to 6 s)."""
+    previous = signal.getsignal(signal.SIGINT)
+
+    def interrupted(signum: int, frame: Any) -> None:
+        _stop_children()
+        if callable(previous):
+            previous(signum, frame)
+        else:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+async def _latency(config: Path, real: Path | None, tmp: Path, rounds: int, per_round: int,
+                   step: Callable[[str], None] = _say_nothing) -> dict[str, Any]:
     from contextlib import AsyncExitStack
 
+    with _servers_stopped_on_ctrl_c():
+        async with AsyncExitStack() as stack:
+            return await _measure_latency(stack, config, real, tmp, rounds, per_round, step)
+
+
+async def _measure_latency(stack: Any, config: Path, real: Path | None, tmp: Path,
+                           rounds: int, per_round: int, step: Callable[[str], None]
+                           ) -> dict[str, Any]:
     add = {"a": 1, "b": 2}
     bridged = {"name": "mcp__benchup__add", "arguments": add}
-    async with AsyncExitStack() as stack:
-        up = await stack.enter_async_context(_client([sys.executable, str(UPSTREAM)]))
-        floor = await stack.enter_async_context(
-            _client([sys.executable, str(FLOOR), str(UPSTREAM)]))
-        gw = await stack.enter_async_context(
-            _client(_gateway_cmd([str(config)], tmp / "events.jsonl")))
-        calls: dict[str, Callable[[], Any]] = {
-            "direct": lambda: up.call_tool("add", add),
-            "floor": lambda: floor.call_tool("add", add),
-            "": lambda: gw.call_tool("tool_call", bridged),
-        }
-        if real is not None:
-            big = await stack.enter_async_context(
-                _client(_gateway_cmd([str(config), str(real)], tmp / "events-big.jsonl")))
-            calls["big"] = lambda: big.call_tool("tool_call", bridged)
-        times: dict[str, list[float]] = {name: [] for name in calls}
-        for call in calls.values():  # warm up every path
-            await _timed(call, 20)
-        for _ in range(rounds):  # alternate, so load on a shared machine hits all alike
-            for name, call in calls.items():
-                times[name] += await _timed(call, per_round)
+    step("starting the upstream server, the floor and the gateway"
+         + (f" (and a gateway loading {real})" if real is not None else ""))
+    up = await stack.enter_async_context(_client([sys.executable, str(UPSTREAM)]))
+    floor = await stack.enter_async_context(
+        _client([sys.executable, str(FLOOR), str(UPSTREAM)]))
+    gw = await stack.enter_async_context(
+        _client(_gateway_cmd([str(config)], tmp / "events.jsonl")))
+    calls: dict[str, Callable[[], Any]] = {
+        "direct": lambda: up.call_tool("add", add),
+        "floor": lambda: floor.call_tool("add", add),
+        "": lambda: gw.call_tool("tool_call", bridged),
+    }
+    if real is not None:
+        big = await stack.enter_async_context(
+            _client(_gateway_cmd([str(config), str(real)], tmp / "events-big.jsonl")))
+        calls["big"] = lambda: big.call_tool("tool_call", bridged)
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    step("warming up every path")
+    for call in calls.values():  # warm up every path
+        await _timed(call, 20)
+    for number in range(rounds):  # alternate, so load on a shared machine hits all alike
+        step(f"tool_call latency: round {number + 1} of {rounds}")
+        for name, call in calls.items():
+            times[name] += await _timed(call, per_round)
 
-        started = time.perf_counter()
-        async with anyio.create_task_group() as tg:
-            for _ in range(100):
-                tg.start_soon(up.call_tool, "wait50", {})
-        direct_concurrent = time.perf_counter() - started
-        started = time.perf_counter()
-        async with anyio.create_task_group() as tg:
-            for _ in range(100):
-                tg.start_soon(gw.call_tool, "tool_call", {"name": "mcp__benchup__wait50",
-                                                           "arguments": {}})
-        concurrent = time.perf_counter() - started
+    step("100 concurrent calls, directly and through the gateway")
+    started = time.perf_counter()
+    async with anyio.create_task_group() as tg:
+        for _ in range(100):
+            tg.start_soon(up.call_tool, "wait50", {})
+    direct_concurrent = time.perf_counter() - started
+    started = time.perf_counter()
+    async with anyio.create_task_group() as tg:
+        for _ in range(100):
+            tg.start_soon(gw.call_tool, "tool_call", {"name": "mcp__benchup__wait50",
+                                                       "arguments": {}})
+    concurrent = time.perf_counter() - started
     direct = times.pop("direct")
     results: dict[str, Any] = {
         "direct_median_ms": statistics.median(direct), "direct_p95_ms": _pct(direct, 0.95),
@@ -135,7 +191,15 @@ async def _latency(config: Path, real: Path | None, tmp: Path, rounds: int, per_
     return results
 
 
-async def _search(real: Path, events: Path, n: int) -> dict[str, Any]:
+async def _search(real: Path, events: Path, n: int,
+                  step: Callable[[str], None] = _say_nothing) -> dict[str, Any]:
+    with _servers_stopped_on_ctrl_c():
+        return await _measure_search(real, events, n, step)
+
+
+async def _measure_search(real: Path, events: Path, n: int, step: Callable[[str], None]
+                          ) -> dict[str, Any]:
+    step(f"starting a gateway on {real}")
     async with _client(_gateway_cmd([str(real)], events)) as gw:
         tools = (await gw.list_tools()).tools
         deferred = json.loads((await gw.call_tool("tool_search", {"query": QUERIES[0]}))
@@ -147,6 +211,7 @@ async def _search(real: Path, events: Path, n: int) -> dict[str, Any]:
             i += 1
             return gw.call_tool("tool_search", {"query": QUERIES[i % len(QUERIES)]})
 
+        step(f"tool_search: {n} searches")
         await _timed(call, 20)
         times = await _timed(call, n)
     return {"search_median_ms": statistics.median(times), "search_p95_ms": _pct(times, 0.95),
@@ -154,19 +219,21 @@ async def _search(real: Path, events: Path, n: int) -> dict[str, Any]:
 
 
 def run_gateway_bench(say: Callable[[str], None], *, real_dir: Path | None,
-                      rounds: int = 10, per_round: int = 50, searches: int = 300
-                      ) -> dict[str, Any]:
+                      rounds: int = 10, per_round: int = 50, searches: int = 300,
+                      step: Callable[[str], None] = _say_nothing) -> dict[str, Any]:
+    """Measure and print the gateway's figures. *step* is told each step as it starts
+    (progress on stderr)."""
     with tempfile.TemporaryDirectory(prefix="ts-bench-gw-") as tmp:
         config = Path(tmp) / "servers.json"
         config.write_text(json.dumps({"mcpServers": {"benchup": {
             "command": sys.executable, "args": [str(UPSTREAM)]}}}))
         say("gateway bench: tool_call latency, direct vs through the gateway (stdio)...")
         real = real_dir if real_dir is not None and real_dir.is_dir() else None
-        results = anyio.run(_latency, config, real, Path(tmp), rounds, per_round)
+        results = anyio.run(_latency, config, real, Path(tmp), rounds, per_round, step)
         if real_dir is not None and real_dir.is_dir():
             say(f"gateway bench: tool_search over stdio with {real_dir} as the source...")
             results.update(anyio.run(_search, real_dir, Path(tmp) / "events2.jsonl",
-                                     searches))
+                                     searches, step))
         else:
             say("(no ../shared/catalogs/real: tool_search round trip skipped)")
     for key, target in TARGETS.items():

@@ -234,7 +234,7 @@ def _per_server(suite: Suite, say: Callable[[str], None]) -> None:
                 not worse, ", ".join(s[0] for s in worse) or "none worse")
 
 
-def _reach(suite: Suite, say: Callable[[str], None]) -> None:
+def _reach(suite: Suite, say: Callable[[str], None], progress: Any = None) -> None:
     """Reach over the union, then over each bundled sample catalog (cloudflare-scale's
     templated names once left 11 tools unreachable by bm25f and none by the seed)."""
     catalogs = [("the union", suite.union())] + [
@@ -243,7 +243,10 @@ def _reach(suite: Suite, say: Callable[[str], None]) -> None:
     for label, source in catalogs:
         counts = {}
         for profile in (BASE, OURS):
-            report = recall.run_reach(source, profile)
+            if progress is not None:
+                progress(f"reach over {label} ({profile})")
+            report = recall.run_reach(source, profile, tick=progress.count if progress is not
+                                      None and progress.enabled else None)
             counts[profile] = len(report.unreached)
             say(f"reach over {label} ({profile}): {report.by_either} of {report.n} "
                 f"reachable, {len(report.unreached)} unreachable")
@@ -276,21 +279,32 @@ def _speed(suite: Suite, say: Callable[[str], None]) -> None:
                         value <= QUERY_TARGET_MS, f"{value:.2f} ms CPU")
 
 
-def run_suite(shared: Path, say: Callable[[str], None] = print, reach: bool = True) -> int:
+def run_suite(shared: Path, say: Callable[[str], None] = print, reach: bool = True,
+              progress: Any = None) -> int:
     """Print every row, the halves, the per-server check, reach, speed and the targets; 0 when
-    every target passes."""
+    every target passes. *progress* (a :class:`toolsearch.progress.Progress`), if given, is
+    told each step that prints nothing for a while."""
+    def step(what: str) -> None:
+        if progress is not None:
+            progress(what)
+
     start = time.perf_counter()
     suite = Suite(shared, say=say)
+    step("recall of every query set under every profile (a row each)")
     say(HEADER)
     suite.run_rows()
     _recall_targets(suite)
     if suite.real.is_dir():
+        step("halves (tuning and held-out queries)")
+        lines = suite.halves()
         say("\nHalves (fixed split by a hash of each query; bm25f was tuned on half 0 only):")
-        for line in suite.halves():
+        for line in lines:
             say("  " + line)
+        step("per-server catalogs")
         _per_server(suite, say)
         if reach:
-            _reach(suite, say)
+            _reach(suite, say, progress)
+        step("bm25f speed over the union")
         _speed(suite, say)
     say("\nTargets (issue 11):")
     for what, ok, detail in suite.checks:

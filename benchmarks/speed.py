@@ -182,15 +182,22 @@ def measure_toggle(workspace: Workspace, toggles: int = 40) -> float:
 
 def run_speed(real: tuple[Sequence[Mapping[str, Any]], Registry] | None,
               print_fn: Callable[[str], None] = print,
-              sizes: Sequence[int] = (172, 3300, 10000)) -> dict[str, Any]:
+              sizes: Sequence[int] = (172, 3300, 10000),
+              step: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """*step*, if given, is told each catalog as it starts (progress on stderr)."""
     results: dict[str, Any] = {}
+    todo = len(sizes) + (real is not None)
     if real is not None:
+        if step is not None:
+            step(f"real catalogs, {len(real[0]):,} tools (catalog 1 of {todo})")
         print_fn(f"real catalogs ({len(real[0])} tools) ...")
         results["real"] = measure(*real)
         print_fn(_line("real", results["real"]))
         results["real"].update(measure_plain(*real))
         print_fn(_plain_lines(results["real"]))
-    for n in sizes:
+    for index, n in enumerate(sizes, todo - len(sizes) + 1):
+        if step is not None:
+            step(f"generated catalog of {n:,} tools (catalog {index} of {todo})")
         defs, reg = generated_catalog(n)
         results[f"generated-{n}"] = measure(defs, reg)
         print_fn(_line(f"generated-{n}", results[f"generated-{n}"]))

@@ -128,21 +128,39 @@ def first_paint_seconds() -> tuple[float, float]:
     return float(marks["painted"]) - start, float(marks["ready"]) - start
 
 
-def first_paint_runs(runs: int = PAINT_RUNS) -> dict[str, float]:
+def _say_nothing(_what: str) -> None:
+    pass
+
+
+def first_paint_runs(runs: int = PAINT_RUNS, step: Callable[[str], None] = _say_nothing
+                     ) -> dict[str, float]:
     """The first (cold: nothing compiled yet) run, then the median of *runs* warm starts."""
+    step(f"first paint in a fresh interpreter: start 1 of {runs + 1} (cold)")
     cold, _ = first_paint_seconds()
-    warm = sorted(first_paint_seconds() for _ in range(runs))
+    warm = []
+    for run in range(runs):
+        step(f"first paint in a fresh interpreter: start {run + 2} of {runs + 1}")
+        warm.append(first_paint_seconds())
+    warm.sort()
     mid = warm[len(warm) // 2]
     return {"cold_s": cold, "painted_s": mid[0], "ready_s": mid[1],
             "painted_max_s": max(p for p, _ in warm)}
 
 
-def first_paint_busy_runs(runs: int = PAINT_RUNS) -> dict[str, float]:
+def first_paint_busy_runs(runs: int = PAINT_RUNS, step: Callable[[str], None] = _say_nothing
+                          ) -> dict[str, float]:
     """First paint while another process keeps one core busy (a spinning interpreter)."""
-    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    # stderr silenced: a terminal's Ctrl-C reaches the spinner too (our process group), and
+    # its KeyboardInterrupt traceback would follow the one "interrupted" line
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                               stderr=subprocess.DEVNULL)
     try:
         time.sleep(0.2)
-        warm = sorted(first_paint_seconds() for _ in range(runs))
+        warm = []
+        for run in range(runs):
+            step(f"first paint with one core kept busy: start {run + 1} of {runs}")
+            warm.append(first_paint_seconds())
+        warm.sort()
     finally:
         spinner.kill()
         spinner.wait()
@@ -314,7 +332,8 @@ def load_big(sources: Sequence[str]) -> Any:
     return load_sources(list(sources))
 
 
-async def _big_figures(workspace: Any) -> dict[str, Any]:
+async def _big_figures(workspace: Any, step: Callable[[str], None] = _say_nothing
+                       ) -> dict[str, Any]:
     from textual.widgets import TabbedContent
 
     from toolsearch.session import SessionState
@@ -324,6 +343,7 @@ async def _big_figures(workspace: Any) -> dict[str, Any]:
 
     figures: dict[str, Any] = {"tools": sum(len(t.tools) for t in workspace.toolsets),
                                "toolsets": len(workspace.toolsets)}
+    step(f"opening the app on {figures['tools']:,} tools")
     start = time.perf_counter()
     app = ToolSearchApp(workspace=workspace, exact_delay=0.0)
     async with app.run_test(size=SIZE) as pilot:
@@ -349,7 +369,8 @@ async def _big_figures(workspace: Any) -> dict[str, Any]:
         ]
         tabs = app.query_one("#main-tabs", TabbedContent)
         per_tab: dict[str, dict[str, float]] = {}
-        for tab in ("tools", "servers", "listing"):
+        for number, tab in enumerate(("tools", "servers", "listing"), 1):
+            step(f"tuning changes with the {tab} tab showing (tab {number} of 3)")
             app.action_show_tab(tab)
             await pilot.pause()
             timings: dict[str, float] = {}
@@ -399,6 +420,7 @@ async def _big_figures(workspace: Any) -> dict[str, Any]:
         app._exact_delay = 10.0
         app.action_show_tab("servers")
         await pilot.pause()
+        step("keys across every tab")
         figures["key_ms"] = await _key_latencies(pilot, app)
         # every tab once more, each shown before (Tuning left out: it puts the cursor in a field)
         figures["tab_again_ms"] = await _key_latencies(pilot, app, AGAIN_KEYS)
@@ -407,13 +429,15 @@ async def _big_figures(workspace: Any) -> dict[str, Any]:
 
 
 def print_textual_floor(result: dict[str, Any], workspace: Any, keys: list[dict[str, Any]],
-                        again: list[dict[str, Any]], print_fn: Callable[[str], None]) -> None:
+                        again: list[dict[str, Any]], print_fn: Callable[[str], None],
+                        step: Callable[[str], None] = _say_nothing) -> None:
     """The same tab switches timed on a stock Textual app of the same shape
     (benchmarks/tui_floor.py), printed beside ours: what Textual itself costs here, now."""
     tab_keys = [k for k in KEYS if k.isdigit()]
     names = [t.name for ts in workspace.toolsets for t in ts.tools]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     gc.collect()  # our app's garbage is collected here, not inside the floor's keys
+    step("the same tab switches on a stock Textual app (the floor)")
     floor = run_floor(len(names), tab_keys, names, SIZE)
     ours = median([k["ms"] for k in keys if k["kind"] == "tab switch"])
     ours_again = median([k["ms"] for k in again])
@@ -427,13 +451,14 @@ def print_textual_floor(result: dict[str, Any], workspace: Any, keys: list[dict[
              f"tour)")
 
 
-def run_tui_bench(sources: Sequence[str], print_fn: Callable[[str], None] = print
-                  ) -> dict[str, Any]:
-    """Measure and print the app's figures; returns them as a dict."""
+def run_tui_bench(sources: Sequence[str], print_fn: Callable[[str], None] = print,
+                  step: Callable[[str], None] = _say_nothing) -> dict[str, Any]:
+    """Measure and print the app's figures; returns them as a dict. *step* is told each step
+    as it starts (progress on stderr)."""
     result: dict[str, Any] = {}
     try:
-        paint = first_paint_runs()
-        busy = first_paint_busy_runs()
+        paint = first_paint_runs(step=step)
+        busy = first_paint_busy_runs(step=step)
     finally:
         import shutil
 
@@ -453,10 +478,11 @@ def run_tui_bench(sources: Sequence[str], print_fn: Callable[[str], None] = prin
     print_fn(f"first paint with another process keeping one core busy: {busy['painted_s']:.2f} s "
              f"(slowest {busy['painted_max_s']:.2f} s; target {TARGET_PAINT_BUSY_S} s) "
              f"{'ok' if busy['painted_s'] <= TARGET_PAINT_BUSY_S else 'SLOW'}")
+    step("loading " + (", ".join(sources) if sources else "the catalogs"))
     t0 = time.perf_counter()
     workspace = load_big(sources)
     result["load_s"] = time.perf_counter() - t0
-    big = asyncio.run(_big_figures(workspace))
+    big = asyncio.run(_big_figures(workspace, step))
     result.update(big)
     print_fn(f"workspace: {big['toolsets']} toolsets, {big['tools']:,} tools "
              f"(loaded in {result['load_s']:.2f} s; app open {big['open_s']:.2f} s; "
@@ -490,7 +516,7 @@ def run_tui_bench(sources: Sequence[str], print_fn: Callable[[str], None] = prin
                  f"p95 {figures['p95_ms']:6.1f}  max {figures['max_ms']:6.1f}  worst stall "
                  f"{figures['worst_stall_ms']:6.1f} ms  (CPU median {figures['median_cpu_ms']:5.1f} ms)  "
                  f"{flag}")
-    print_textual_floor(result, workspace, keys, big["tab_again_ms"], print_fn)
+    print_textual_floor(result, workspace, keys, big["tab_again_ms"], print_fn, step)
     slow = [k for k in keys if max(k["ms"], k["stall_ms"]) > TARGET_KEY_MS]
     result["all_keys_median_ms"] = median([k["ms"] for k in keys])
     print_fn(f"  all {len(keys)} keys: median {result['all_keys_median_ms']:.1f} ms; "

@@ -16,6 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .cli_help import JSON_HELP, SOURCE_HELP, add_command
+from .progress import progress
+
 SHARED_CANDIDATES = (Path("../shared"), Path(__file__).resolve().parents[2] / "shared")
 CHECKOUT = Path(__file__).resolve().parents[1]
 
@@ -36,43 +39,58 @@ def shared_dir() -> Path | None:
     return None
 
 
+CATALOGS_HELP = ("folder of real tool dumps (default: ../shared/catalogs/real, when it is "
+                 "there)")
+CHECKOUT_NOTE = " (runs from a source checkout: its benchmarks/ folder)"
+
+
 def add_bench_parser(sub: Any, common: Callable[..., None]) -> None:
-    bench = sub.add_parser("bench", help="benchmarks that print figures (speed, recall, reach, "
-                                         "attach, tui)")
+    bench = add_command(sub, "bench", "measure and print figures: speed, recall, reach, "
+                                      "attach, gateway or tui")
     bench.set_defaults(func=_run)
-    kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
+    kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True,
+                                 help="which figures (toolsearch bench KIND --help for its "
+                                      "options)")
 
-    p = kinds.add_parser("speed", help="search and assembly timings")
-    p.add_argument("--catalogs", metavar="DIR",
-                   help="folder of real tool dumps (default ../shared/catalogs/real)")
+    p = add_command(kinds, "speed", "time search and assembly on the real and generated "
+                                    "catalogs", CHECKOUT_NOTE)
+    p.add_argument("--catalogs", metavar="DIR", help=CATALOGS_HELP)
     p.add_argument("--sizes", default="172,3300,10000", metavar="N,N,...",
-                   help="generated catalog sizes (default 172,3300,10000)")
-    p.add_argument("--json", action="store_true")
+                   help="sizes of the generated catalogs, in tools (default 172,3300,10000)")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = kinds.add_parser("recall", help="recall@1, recall@5 and MRR@5 of a query set (no "
-                                        "SOURCE and no --queries: every profile on every set, "
-                                        "with the bm25f targets; needs a checkout)")
-    p.add_argument("sources", nargs="*", metavar="SOURCE")
-    p.add_argument("--queries", metavar="FILE.jsonl")
+    p = add_command(kinds, "recall", "score how well search finds the right tools: "
+                                     "recall@1, recall@5 and MRR@5 of a query set",
+                    " (no SOURCE and no --queries: every profile on every bundled and shared "
+                    "query set, against the targets; that suite runs from a source checkout)")
+    p.add_argument("sources", nargs="*", metavar="SOURCE",
+                   help=SOURCE_HELP + " (default: none, the whole suite)")
+    p.add_argument("--queries", metavar="FILE.jsonl",
+                   help='the query set, one JSON object a line such as {"query": "...", '
+                        '"gold": ["TOOL"]} (default: none, the whole suite)')
     common(p, tuning=False)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = kinds.add_parser("reach", help="tools that no query of their own words reaches")
-    p.add_argument("sources", nargs="+", metavar="SOURCE")
+    p = add_command(kinds, "reach", "list the tools that no query of their own words (name, "
+                                    "first sentence) finds in the top 5")
+    p.add_argument("sources", nargs="+", metavar="SOURCE", help=SOURCE_HELP)
     common(p, tuning=False)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    kinds.add_parser("attach", help="live MCP attach timings (starts local test servers)") \
-        .add_argument("--json", action="store_true")
+    p = add_command(kinds, "attach", "time attaching live MCP servers (starts local test "
+                                     "servers)", CHECKOUT_NOTE)
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = kinds.add_parser("gateway", help="toolsearch serve: added tool_call latency, "
-                                         "tool_search round trip, 100 concurrent calls")
-    p.add_argument("--catalogs", metavar="DIR")
-    p.add_argument("--json", action="store_true")
+    p = add_command(kinds, "gateway", "time toolsearch serve: the latency it adds to "
+                                      "tool_call, the tool_search round trip, 100 concurrent "
+                                      "calls", CHECKOUT_NOTE)
+    p.add_argument("--catalogs", metavar="DIR", help=CATALOGS_HELP)
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = kinds.add_parser("tui", help="app first paint, tuning latency and memory")
-    p.add_argument("--catalogs", metavar="DIR")
-    p.add_argument("--json", action="store_true")
+    p = add_command(kinds, "tui", "time the app: first paint, tuning changes, keys, and its "
+                                  "memory", CHECKOUT_NOTE)
+    p.add_argument("--catalogs", metavar="DIR", help=CATALOGS_HELP)
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
 
 def _emit(args: argparse.Namespace, result: Any, text: str | None = None) -> None:
@@ -121,6 +139,7 @@ def _sizes(text: str) -> list[int]:
 
 def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
     quiet = (lambda _line: None) if args.json else print
+    shown = progress(f"bench {args.bench}")
     if args.bench == "speed":
         from .sources.catalog_file import load_dump_dir
 
@@ -128,14 +147,16 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
         real_dir = _real_dir(args)
         real = ws = None
         if real_dir is not None and real_dir.is_dir():
+            shown(f"loading {real_dir}")
             ws = load_dump_dir(real_dir)
             real = (ws.tool_defs(), ws.registry())
         elif real_dir is not None:  # named: say which folder is missing
             quiet(f"(--catalogs {real_dir}: no such folder: generated catalogs only)")
         else:
             quiet("(no ../shared/catalogs/real here: generated catalogs only)")
-        results = module.run_speed(real, quiet, sizes=sizes)
+        results = module.run_speed(real, quiet, sizes=sizes, step=shown)
         if ws is not None:
+            shown("real session: a tuning change, then a server detached")
             results["real"]["session_tuning_change_ms"] = module.measure_tuning(ws)
             quiet(f"real session: tuning change (new state: assembly + server rows) median "
                   f"{results['real']['session_tuning_change_ms']:.2f} ms")
@@ -148,10 +169,10 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
         _emit(args, module.run_attach_bench(quiet))
         return 0
     if args.bench == "gateway":
-        _emit(args, module.run_gateway_bench(quiet, real_dir=_real_dir(args)))
+        _emit(args, module.run_gateway_bench(quiet, real_dir=_real_dir(args), step=shown))
         return 0
     real_dir = _real_dir(args)
-    _emit(args, module.run_tui_bench([str(real_dir)] if real_dir else [], quiet))
+    _emit(args, module.run_tui_bench([str(real_dir)] if real_dir else [], quiet, step=shown))
     return 0
 
 
@@ -163,7 +184,8 @@ def _run_operator_bench(args: argparse.Namespace) -> int:
                   "source checkout (its benchmarks/ folder is not installed with the package)",
                   file=sys.stderr)
             return 1
-        return int(suite.run_suite(shared_dir() or Path("../shared"), print))
+        return int(suite.run_suite(shared_dir() or Path("../shared"), print,
+                                   progress=progress("bench recall")))
     if args.bench == "recall" and not (args.sources and args.queries):
         from .cli import CliError
 
@@ -188,15 +210,22 @@ def _run_operator_bench(args: argparse.Namespace) -> int:
                                '{"query": "...", "gold": ["TOOL"]})')
         ws = load_workspace(args.sources, timeout=args.timeout)
         state = SessionState.from_workspace(ws, profile=args.profile, context_length=args.context)
+        shown = progress(f"bench {args.bench}")
         if args.bench == "recall":
             started = time.perf_counter()
-            report = recall.run_recall(state, queries, args.profile)
+            shown(f"{len(queries):,} queries over {len(state.session_defs):,} tools")
+            report = recall.run_recall(state, queries, args.profile, tick=(
+                lambda done: shown.count(done, len(queries), "queries")) if shown.enabled
+                else None)
             seconds = time.perf_counter() - started
             payload = {**report.as_json(), "seconds": round(seconds, 3)}
             _emit(args, payload, recall.format_recall(report)
                   + f"\n{report.n} queries over {len(state.session_defs)} tools in {seconds:.2f} s")
         else:
-            reach = recall.run_reach(state, args.profile)
+            shown(f"two searches for each of {len(state.session_defs):,} tools")
+            reach = recall.run_reach(state, args.profile, tick=(
+                lambda done, total: shown.count(done, total, "tools")) if shown.enabled
+                else None)
             _emit(args, reach.as_json(), recall.format_reach(reach))
         return 0
     raise ValueError(f"unknown bench {args.bench}")

@@ -10,11 +10,13 @@ import json
 import logging
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .cli_help import JSON_HELP, SOURCE_HELP, THEME_HELP, TIMEOUT_HELP
+from .cli_help import add_command as _command
 from .cli_safety import (
     SCRUB,
     OneLineParser,
@@ -27,6 +29,7 @@ from .cli_safety import (
 )
 from .config import CONFIG_KEYS, CONFIG_TABLE, parse_assignment, read_as_note
 from .profiles import PROFILE_NAMES, get_profile
+from .progress import Progress, progress
 from .session import SessionState
 from .toolsets import Workspace
 
@@ -50,16 +53,28 @@ def _warn(message: str) -> None:
 
 
 def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
-    """Load and merge SOURCE arguments (files, sample names, configs, live servers)."""
+    """Load and merge SOURCE arguments (files, sample names, configs, live servers). On a
+    terminal, a progress line on stderr as each live server is listed."""
     from .sources import load_sources
 
-    workspace = load_sources(list(specs), timeout=timeout)
+    shown = progress("")
+    workspace = load_sources(list(specs), timeout=timeout,
+                             listed=_listed_line(shown) if shown.enabled else None)
     for warning in workspace.warnings:
         _warn(warning)
     for toolset in workspace.toolsets:
         if toolset.error and toolset.status.value == "error":
             _warn(f"{toolset.name}: failed: {toolset.error}")
     return workspace
+
+
+def _listed_line(shown: Progress) -> Callable[[Any, int, int], None]:
+    def listed(listing: Any, done: int, total: int) -> None:
+        toolset = listing.toolset
+        what = "failed" if toolset.error else f"{len(toolset.tools)} tools"
+        shown.say(f"server {toolset.name}: {what} ({done} of {total} servers listed)")
+
+    return listed
 
 
 def _overrides(assignments: Sequence[str] | None) -> dict[str, Any]:
@@ -460,23 +475,26 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool = False) -> None:
     p.add_argument("--profile", choices=PROFILE_NAMES, default=PROFILE_NAMES[0],
-                   help="; ".join(f"{n}: {get_profile(n).summary}" for n in PROFILE_NAMES)
-                   + " (default: %(default)s)")
+                   help="which Hermes to model (default: %(default)s): "
+                   + "; ".join(f"{n}: {get_profile(n).summary}" for n in PROFILE_NAMES))
     p.add_argument("--context", type=positive_int, default=None, metavar="N",
                    help="context length in tokens (default: the catalog's, else 200000)")
     p.add_argument("--timeout", type=finite_seconds, default=15.0, metavar="S",
-                   help="per-server timeout for live MCP servers (default 15 s)")
+                   help=TIMEOUT_HELP)
     if tuning:
         p.add_argument("--set", action="append", metavar="KEY=VALUE",
-                       help="override a tools.tool_search key, e.g. threshold_pct=10; keys: "
+                       help="override a tools.tool_search key, e.g. threshold_pct=10 "
+                            "(repeatable; default: the SOURCE's values, else Hermes' defaults); "
+                            "keys: "
                             + " | ".join(f"{k.name}: {k.help}" for k in CONFIG_TABLE).replace("%", "%%"))
         p.add_argument("--scope", metavar="TOOLSET,...",
                        help="restrict the session scope to these toolsets (registry names "
-                            "such as mcp-docs; a bare server name is an alias)")
+                            "such as mcp-docs; a bare server name is an alias; default: every "
+                            "toolset)")
         p.add_argument("--detach", metavar="TOOLSET,...",
-                       help="detach these toolsets (same names as --scope)")
+                       help="detach these toolsets (same names as --scope; default: none)")
     if json_out:
-        p.add_argument("--json", action="store_true", help="print one JSON object")
+        p.add_argument("--json", action="store_true", help=JSON_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -491,67 +509,92 @@ def build_parser() -> argparse.ArgumentParser:
                     "`toolsearch SOURCE...` opens it on those sources.",
     )
     parser.add_argument("--version", action="version", version=f"toolsearch {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                help="what to do (toolsearch COMMAND --help for its options; "
+                                     "default: tui)")
 
-    p = sub.add_parser("tui", help="open the app")
-    p.add_argument("sources", nargs="*", metavar="SOURCE")
+    p = _command(sub, "tui", "open the app on the SOURCEs: servers, tools, listing, tuning "
+                             "and search")
+    p.add_argument("sources", nargs="*", metavar="SOURCE",
+                   help=SOURCE_HELP + f" (default: the sample {DEFAULT_SAMPLE})")
     _common(p, tuning=False)
-    p.add_argument("--theme", default=None, help="theme name (see themes/)")
+    p.add_argument("--theme", default=None, help=THEME_HELP)
     from .gateway.cli import add_tui_gateway_args
 
     add_tui_gateway_args(p)
     p.set_defaults(func=cmd_tui)
 
-    p = sub.add_parser("demo", help="open the app and play the scripted demo session")
-    p.add_argument("sources", nargs="*", metavar="SOURCE")
+    p = _command(sub, "demo", "open the app and play the scripted demo session")
+    p.add_argument("sources", nargs="*", metavar="SOURCE",
+                   help=SOURCE_HELP + f" (default: the sample {DEFAULT_SAMPLE})")
     _common(p, tuning=False)
-    p.add_argument("--theme", default=None)
+    p.add_argument("--theme", default=None, help=THEME_HELP)
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("assemble", help="show what the model is sent: tier, budget, listing")
-    p.add_argument("sources", nargs="+", metavar="SOURCE")
+    p = _command(sub, "assemble", "show what the model is sent: tier, budget, listing")
+    p.add_argument("sources", nargs="+", metavar="SOURCE", help=SOURCE_HELP)
     _common(p, json_out=True)
     p.set_defaults(func=cmd_assemble)
 
-    p = sub.add_parser("search", help="run tool_search's BM25 over the deferred tools")
-    p.add_argument("sources", nargs="+", metavar="SOURCE")
-    p.add_argument("--query", "-q", required=True)
-    p.add_argument("--limit", type=positive_int, default=None)
+    p = _command(sub, "search", "run tool_search over the deferred tools, as the model would "
+                                "(with each hit's score)")
+    p.add_argument("sources", nargs="+", metavar="SOURCE", help=SOURCE_HELP)
+    p.add_argument("--query", "-q", required=True,
+                   help="the words to search for, as the model sends them (required)")
+    p.add_argument("--limit", type=positive_int, default=None, metavar="N",
+                   help="most hits to show (default: search_default_limit, 5)")
     _common(p, json_out=True)
     p.set_defaults(func=cmd_search)
 
-    p = sub.add_parser("explain", help="why a tool is visible, deferred or dropped",
-                       usage="toolsearch explain SOURCE... TOOL [options]")
-    p.add_argument("sources_and_tool", nargs="+", metavar="SOURCE... TOOL")
+    p = _command(sub, "explain", "say why a tool is visible, deferred or dropped",
+                 usage="toolsearch explain SOURCE... TOOL [options]")
+    p.add_argument("sources_and_tool", nargs="+", metavar="SOURCE... TOOL",
+                   help="one or more SOURCEs, then the tool's name as the model sees it "
+                        "(mcp__github__create_issue) or as its server names it; a SOURCE is "
+                        + SOURCE_HELP)
     _common(p, json_out=True)
     p.set_defaults(func=cmd_explain)
 
-    p = sub.add_parser("call", help="send one bridge call (tool_search/tool_describe/tool_call)",
-                       usage="toolsearch call SOURCE... BRIDGE_TOOL ARGS_JSON [options]")
-    p.add_argument("sources_call", nargs="+", metavar="SOURCE... BRIDGE_TOOL ARGS_JSON")
+    p = _command(sub, "call", "send one bridge call (tool_search, tool_describe or tool_call) "
+                              "and print what the model gets back",
+                 usage="toolsearch call SOURCE... BRIDGE_TOOL ARGS_JSON [options]")
+    p.add_argument("sources_call", nargs="+", metavar="SOURCE... BRIDGE_TOOL ARGS_JSON",
+                   help="one or more SOURCEs, then tool_search, tool_describe or tool_call, "
+                        "then its arguments as a JSON object ('{\"query\": \"issue\"}'); "
+                        "tool_call runs the tool only when a SOURCE names live servers (else "
+                        "a dry run)")
     _common(p, json_out=True)
     p.set_defaults(func=cmd_call)
 
-    p = sub.add_parser("snapshot", help="attach sources and write a catalog file")
-    p.add_argument("sources", nargs="+", metavar="SOURCE")
-    p.add_argument("-o", "--output", required=True, metavar="FILE")
-    p.add_argument("--name", default=None, help="catalog name to record")
+    p = _command(sub, "snapshot", "read the SOURCEs (starting their live servers) and write "
+                                  "what they offer to a catalog file")
+    p.add_argument("sources", nargs="+", metavar="SOURCE", help=SOURCE_HELP)
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the catalog file to write, .yaml or .json (required; an existing "
+                        "catalog is replaced)")
+    p.add_argument("--name", default=None,
+                   help="catalog name to record (default: the SOURCE's name, else FILE's)")
     p.add_argument("--force", action="store_true",
-                   help="replace an existing non-catalog FILE or a SOURCE (a .bak copy is kept)")
-    p.add_argument("--timeout", type=finite_seconds, default=15.0, metavar="S")
+                   help="replace an existing non-catalog FILE or a SOURCE (a .bak copy is "
+                        "kept; default: refuse)")
+    p.add_argument("--timeout", type=finite_seconds, default=15.0, metavar="S",
+                   help=TIMEOUT_HELP)
     p.set_defaults(func=cmd_snapshot)
 
-    p = sub.add_parser("tune", help="preview (and --save) a tools.tool_search change")
-    p.add_argument("source", metavar="SOURCE")
+    p = _command(sub, "tune", "preview a tools.tool_search change before and after (and "
+                              "--save it)")
+    p.add_argument("source", metavar="SOURCE", help=SOURCE_HELP.removesuffix(
+        "; several are merged") + " (one)")
     _common(p)
     p.add_argument("--save", action="store_true",
-                   help="write the clamped values into the Hermes config.yaml (backup kept)")
+                   help="write the clamped values into the Hermes config.yaml (backup kept; "
+                        "default: preview only)")
     p.add_argument("--config", metavar="PATH",
                    help="the Hermes config.yaml to save into (default: SOURCE)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.set_defaults(func=cmd_tune)
 
-    p = sub.add_parser("samples", help="list the bundled sample catalogs")
+    p = _command(sub, "samples", "list the bundled sample catalogs")
     p.set_defaults(func=cmd_samples)
 
     from .bench_cli import add_bench_parser

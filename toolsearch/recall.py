@@ -371,8 +371,10 @@ def _rank_of(catalog: Catalog, query: str, name: str, k: int) -> tuple[int, int 
     return (position if position <= k else 0), position - 1
 
 
-def run_reach(source: Any, profile: ProfileLike = "seed", k: int = TOP_K) -> ReachReport:
-    """Does each deferred tool's own name / first sentence find it in the top ``k``?"""
+def run_reach(source: Any, profile: ProfileLike = "seed", k: int = TOP_K,
+              tick: Callable[[int, int], object] | None = None) -> ReachReport:
+    """Does each deferred tool's own name / first sentence find it in the top ``k``? *tick*,
+    if given, is called with (tools done, all tools) after each tool (progress)."""
     start = time.perf_counter()
     catalog = search_catalog_for(source, profile)
     rules = catalog.profile
@@ -382,7 +384,10 @@ def run_reach(source: Any, profile: ProfileLike = "seed", k: int = TOP_K) -> Rea
         same_words.setdefault(words, []).append(name)
     by_name = by_desc = either = 0
     unreached: list[Unreached] = []
-    for entry in catalog.entries:
+    total = len(catalog.entries)
+    for done, entry in enumerate(catalog.entries, 1):
+        if tick is not None:
+            tick(done, total)
         name_q = words_of[entry.name]
         desc_q = first_sentence(entry.description)
         rank_n, above_n = _rank_of(catalog, name_q, entry.name, k)

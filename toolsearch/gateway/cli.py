@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from ..cli_help import add_command
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, leaf_error, port_number
 
 
@@ -21,11 +22,12 @@ def _port(text: str) -> int:
 
 
 def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
-    p = sub.add_parser("serve", help="the gateway: an MCP server offering tool search over "
-                                     "the SOURCEs' MCP servers")
+    p = add_command(sub, "serve", "run the gateway: an MCP server offering tool search over "
+                                  "the SOURCEs' MCP servers")
     p.add_argument("sources", nargs="+", metavar="SOURCE",
                    help="where the MCP servers are: a Hermes config.yaml, a Claude Desktop / "
-                        "Cursor / VS Code MCP config, a URL")
+                        "Cursor / VS Code MCP config, a URL (NAME=URL names it); several are "
+                        "merged")
     common(p)
     p.set_defaults(profile=DEFAULT_PROFILE)
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio",
@@ -41,7 +43,7 @@ def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
                         "$XDG_STATE_HOME/toolsearch/events.jsonl)")
     p.add_argument("--token-env", metavar="VAR", default=None,
                    help="with --transport http: environment variable holding the bearer "
-                        "token clients must send")
+                        "token clients must send (default: none, only for a loopback address)")
     p.add_argument("--call-timeout", type=float, default=None, metavar="S",
                    help="per-call timeout for upstream tools (default 60 s)")
     p.set_defaults(func=cmd_serve)
@@ -175,13 +177,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def add_tui_gateway_args(p: argparse.ArgumentParser) -> None:
     """``tui --follow EVENTS`` and ``tui SOURCE... --serve [HOST:]PORT``."""
     p.add_argument("--follow", metavar="EVENTS", default=None,
-                   help="watch a running gateway through its events file")
+                   help="watch a running gateway through its events file (default: off)")
     p.add_argument("--serve", metavar="[HOST:]PORT", default=None,
-                   help="host the gateway in the app (streamable HTTP at /mcp)")
+                   help="host the gateway in the app (streamable HTTP at /mcp; default: "
+                        "off)")
     p.add_argument("--events", metavar="FILE", default=None,
                    help="with --serve: the events file (default under $XDG_STATE_HOME)")
     p.add_argument("--token-env", metavar="VAR", default=None,
-                   help="with --serve: variable holding the bearer token clients must send")
+                   help="with --serve: variable holding the bearer token clients must send "
+                        "(default: none, only for a loopback address)")
 
 
 def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bool:

@@ -16,8 +16,8 @@ PROFILE = Profile(
     name="bm25f",
     order=2,
     plain="ours: better search, same disclosure",
-    summary="ours: the seed's disclosure with fielded BM25 (name 2x, label, description, "
-            "parameters), identifier splitting, exact + stemmed terms",
+    summary="ours: the seed article's disclosure with better search (BM25 over name, "
+            "label, description and parameters; split identifiers; exact and stemmed words)",
     defaults={},
     has_defer_list=False,
     core_tools=HERMES_CORE_TOOLS | SEED_ERA_CORE_ALIASES,

@@ -381,7 +381,8 @@ PROFILE = Profile(
     name="latest",
     order=1,
     plain="Hermes today",
-    summary="later Hermes (G3): batched queries/names/calls, stemming, gate and floor",
+    summary="later Hermes: batched queries/names/calls, stemmed search that drops weak "
+            "matches (rarest-word gate, relevance floor)",
     defaults={"max_search_limit": 25},
     has_defer_list=True,
     core_tools=HERMES_CORE_TOOLS,

@@ -189,7 +189,8 @@ PROFILE = Profile(
     name="seed",
     order=0,
     plain="Hermes as in the seed article",
-    summary="the seed documents' Hermes (G1): single query/name, BM25 + substring fallback",
+    summary="Hermes as in the seed article: one query/name per call, BM25 search with a "
+            "substring fallback",
     defaults={},
     has_defer_list=False,
     core_tools=HERMES_CORE_TOOLS | SEED_ERA_CORE_ALIASES,

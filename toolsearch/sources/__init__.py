@@ -35,7 +35,7 @@ from .detect import (
 from .entries import without_collisions
 from .errors import SourceError
 from .hermes_config import default_hermes_config_path, parse_hermes_config
-from .live import DEFAULT_TIMEOUT, ServerConfig, ServerListing, list_servers
+from .live import DEFAULT_TIMEOUT, Listed, ServerConfig, ServerListing, list_servers
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -134,13 +134,15 @@ def _live_workspace(source: ResolvedSource, listings: Sequence[ServerListing],
 
 
 async def load_sources_async(specs: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
-                             profile: str = "seed", lister: Lister | None = None) -> Workspace:
+                             profile: str = "seed", lister: Lister | None = None,
+                             listed: Listed | None = None) -> Workspace:
     """Load and merge every SOURCE. Live servers of all sources start together, in parallel.
 
     ``timeout`` is the per-server connect-and-list limit (a server's own, shorter
     ``connect_timeout`` wins; a longer one is capped). ``profile`` is accepted for symmetry
     with the engine; sources read the same files under every profile. ``lister`` replaces
-    :func:`list_servers` (the gateway lists over its own connections). Raises
+    :func:`list_servers` (the gateway lists over its own connections); ``listed`` is told as
+    each server is done (progress). Raises
     :class:`SourceError` for a SOURCE that cannot be read or
     recognised; a failing *server* is an error row in the result, never an exception.
     """
@@ -150,9 +152,9 @@ async def load_sources_async(specs: Sequence[str], *, timeout: float = DEFAULT_T
     resolved = [_resolve(str(spec)) for spec in specs]
     declared = [_servers_of(source) for source in resolved]
     flat = [server for servers, _ in declared for server in servers]
-    listed = (await lister(flat) if lister else await list_servers(flat, timeout=timeout)) \
-        if flat else ()
-    listings = list(listed)
+    found = (await lister(flat) if lister else
+             await list_servers(flat, timeout=timeout, listed=listed)) if flat else ()
+    listings = list(found)
     parts: list[Workspace] = []
     offset = 0
     for source, (servers, warnings) in zip(resolved, declared, strict=True):
@@ -166,8 +168,8 @@ async def load_sources_async(specs: Sequence[str], *, timeout: float = DEFAULT_T
 
 
 def load_sources(specs: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
-                 profile: str = "seed") -> Workspace:
+                 profile: str = "seed", listed: Listed | None = None) -> Workspace:
     """Synchronous :func:`load_sources_async` (runs its own event loop; Ctrl-C stops every
     server it started before ``KeyboardInterrupt`` propagates)."""
     return anyio.run(functools.partial(load_sources_async, specs, timeout=timeout,
-                                       profile=profile))
+                                       profile=profile, listed=listed))

@@ -946,15 +946,26 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
     return ServerListing(toolset, warnings, anyio.current_time() - started)
 
 
+#: Called as each server of :func:`list_servers` is done: (listing, servers done, servers).
+Listed = Callable[[ServerListing, int, int], None]
+
+
 async def list_servers(configs: Sequence[ServerConfig], *, timeout: float = DEFAULT_TIMEOUT,
-                       max_parallel: int = 32) -> tuple[ServerListing, ...]:
-    """List every server in parallel (at most *max_parallel* at once); results keep order."""
+                       max_parallel: int = 32, listed: Listed | None = None,
+                       ) -> tuple[ServerListing, ...]:
+    """List every server in parallel (at most *max_parallel* at once); results keep order.
+    *listed*, if given, is called as each server is done: (its listing, servers done, all)."""
     results: list[ServerListing | None] = [None] * len(configs)
     limiter = anyio.CapacityLimiter(max(1, max_parallel))
+    done = 0
 
     async def one(index: int, config: ServerConfig) -> None:
+        nonlocal done
         async with limiter:
-            results[index] = await list_server(config, timeout=timeout)
+            results[index] = listing = await list_server(config, timeout=timeout)
+        done += 1
+        if listed is not None:
+            listed(listing, done, len(configs))
 
     async with anyio.create_task_group() as tg:
         for index, config in enumerate(configs):
