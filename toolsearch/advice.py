@@ -41,6 +41,8 @@ class BudgetNeed:
     """The value to set, or None when the percentage leg already allows the budget."""
     reachable: bool = True
     """False when no allowed setting reaches the budget (above the 60,000 cap)."""
+    limit: str = ""
+    """When unreachable, what stands in the way, in words ("" means the 60,000 cap)."""
 
     def as_json(self) -> dict[str, Any]:
         return {"budget": self.budget, "listing_max_tokens": self.listing_max_tokens,
@@ -48,8 +50,8 @@ class BudgetNeed:
 
     def sentence(self, what: str) -> str:
         if not self.reachable:
-            return (f"{what} would need a listing budget of {self.budget:,} tokens, above the "
-                    f"{CAP_HIGH:,} listing_max_tokens allows")
+            limit = self.limit or f"the {CAP_HIGH:,} listing_max_tokens allows"
+            return f"{what} would need a listing budget of {self.budget:,} tokens, above {limit}"
         sets = []
         if self.listing_max_tokens is not None:
             sets.append(f"listing_max_tokens \u2265 {self.listing_max_tokens:,}")
@@ -143,12 +145,16 @@ def _need(session: SessionState, budget: int) -> BudgetNeed:
     if b is not None and b.percent_leg < budget:
         context = session.context_length or 0
         if context <= 0:  # the fixed leg without a context: no threshold_pct reaches further
-            return BudgetNeed(budget, cap, None, reachable=False)
+            return BudgetNeed(budget, cap, None, reachable=False,
+                              limit=f"the fixed {b.percent_leg:,}-token leg used without a "
+                                    "context length (set one)")
         pct = math.ceil(budget * 100 / context * 100) / 100  # two decimals, rounded up
         while int(context * pct / 100) < budget:
             pct = round(pct + 0.01, 2)
         if pct > 100:
-            return BudgetNeed(budget, cap, None, reachable=False)
+            return BudgetNeed(budget, cap, None, reachable=False,
+                              limit=f"the whole context of {context:,} tokens "
+                                    "(threshold_pct stops at 100)")
     return BudgetNeed(budget, cap, pct)
 
 
@@ -226,21 +232,44 @@ NEAR_RATIO = 0.4
 """The least similarity (difflib's ratio) a suggested name may have."""
 
 
+def name_forms(lowered: str) -> tuple[str, ...]:
+    """The ways an operator may write a tool's (lower-cased) name: in full and, for an MCP
+    tool, without its ``mcp__`` prefix (``firecrawl_scrape``) and bare (``scrape``)."""
+    if not lowered.startswith("mcp__"):
+        return (lowered,)
+    rest = lowered[len("mcp__"):]
+    return tuple(dict.fromkeys((lowered, rest.replace("__", "_"), rest.rsplit("__", 1)[-1])))
+
+
+def _similarity(wanted: str, forms: tuple[str, ...]) -> float:
+    """The best ratio of *wanted* against *forms*; 0 for forms that cannot reach
+    ``NEAR_RATIO`` (both quick ratios bound ratio() from above, so such a form is never
+    compared in full: a pasted 120,000-character name took 30 s)."""
+    best = 0.0
+    for form in forms:
+        matcher = difflib.SequenceMatcher(None, wanted, form)
+        if matcher.real_quick_ratio() < NEAR_RATIO or matcher.quick_ratio() < NEAR_RATIO:
+            continue
+        best = max(best, matcher.ratio())
+    return best
+
+
 def closest_names(name: str, names: Iterable[str], limit: int = 3) -> list[str]:
     """The known tool names closest to *name* (for "did you mean"): a name whose last part
-    ("scrape" of ``mcp__firecrawl__scrape``) sits inside the asked one's comes first."""
+    ("scrape" of ``mcp__firecrawl__scrape``) sits inside the asked one's comes first. A name
+    asked without the ``mcp__server__`` prefix (``post_twet``, or a word typed in the app's
+    filter) is also compared with each MCP tool's bare name: against the full names the
+    prefix alone kept the ratio under the threshold, and nothing was suggested."""
     wanted = name.lower()
     tail = wanted.rsplit("__", 1)[-1]
+    bare = not wanted.startswith("mcp__")
     scored = []
     for candidate in dict.fromkeys(names):
         lowered = candidate.lower()
         own_tail = lowered.rsplit("__", 1)[-1]
-        matcher = difflib.SequenceMatcher(None, wanted, lowered)
-        # both quick ratios bound ratio() from above: a name that cannot reach the lower
-        # threshold is not compared in full (a pasted 120,000-character name took 30 s)
-        if matcher.real_quick_ratio() < NEAR_RATIO or matcher.quick_ratio() < NEAR_RATIO:
+        ratio = _similarity(wanted, name_forms(lowered) if bare else (lowered,))
+        if not ratio:
             continue
-        ratio = matcher.ratio()
         inside = bool(own_tail) and (own_tail in tail or tail in own_tail)
         if ratio >= 0.6 or inside and ratio >= NEAR_RATIO:
             scored.append((-int(inside), -ratio, candidate))

@@ -1,0 +1,145 @@
+"""What would change it, read as an operator reads it: by keys from launch, at 120x40 and 80x24
+(a third keyboard pass over the least-used parts of issue #8)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+from tui_helpers import settle, wait_until
+
+SIZES = [(120, 40), (80, 24)]
+
+
+def _detail(app) -> str:
+    return str(app.query_one("#server-detail", Static).content)
+
+
+def _gauges(app) -> str:
+    return str(app.query_one("#gauge-text", Static).content)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_budget_above_the_context_says_the_context_stops_it(make_app, size):
+    """6, Tab to the context length, 200, Enter, 1, Down to firecrawl: its full lines need
+    274 tokens, more than the whole 200-token context. The detail said "above the 60,000
+    listing_max_tokens allows", a cap 274 is far below."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("6", *["tab"] * 8, "ctrl+u", *"200", "enter")
+        await settle(pilot)
+        assert app.session.context_length == 200
+        await pilot.press("1", "down")
+        await wait_until(pilot, lambda: "Full lines" in _detail(app), "the advice")
+        text = " ".join(_detail(app).split())
+        assert "above the whole context of 200 tokens" in text
+        assert "60,000" not in text
+
+
+async def test_no_context_length_reads_as_a_fixed_leg_in_the_gauges_and_advice(make_app):
+    """6, Tab to the context presets, Enter, End (none), Enter: the budget line read
+    "threshold_pct 5% of context no context (fixed 10,000)" and "threshold_pct binds",
+    though threshold_pct plays no part without a context length."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6", *["tab"] * 3, "ctrl+u", *"90", "enter")  # 90% of 200,000
+        await pilot.press(*["tab"] * 4, "ctrl+u", *"20000", "enter")  # the cap: 20,000
+        await pilot.press(*["tab"] * 7, "enter")
+        await settle(pilot)
+        await pilot.press("end", "enter")
+        await settle(pilot)
+        assert not app.session.context_length
+        text = " ".join(_gauges(app).split())
+        assert "no context length: fixed = 10,000" in text
+        assert "of context no context" not in text
+        assert "the fixed 10,000 binds" in text and "threshold_pct binds" not in text
+
+
+async def test_no_context_length_at_80_columns(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("6", *["tab"] * 7, "enter")
+        await settle(pilot)
+        await pilot.press("end", "enter")
+        await settle(pilot)
+        assert not app.session.context_length
+        text = " ".join(_gauges(app).split())
+        assert "no context: fixed = 10,000" in text and "no ctx" not in text
+
+
+@pytest.mark.parametrize("typed", ["post_twet", "scarpe"])
+async def test_a_misspelt_bare_name_in_the_filter_gets_a_did_you_mean(make_app, typed):
+    """2, /, a tool's name as the operator knows it, misspelt: "No tool matches the filter."
+    and nothing more, the mcp__server__ prefix kept every name under the threshold."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *typed, "enter")
+        await settle(pilot)
+        text = " ".join(str(app.query_one("#tool-explain").content).split())
+        want = {"post_twet": "mcp__xactions__post_tweet", "scarpe": "mcp__firecrawl__scrape"}
+        assert f"Did you mean: {want[typed]}" in text
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_sorted_narrow_column_keeps_its_glyph(make_app, size):
+    """1, S four times sorts Servers by Tools: the header read "Tool…" (the ▲ cropped with
+    an ellipsis), so neither the sorted column nor its direction showed."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("1", "S", "S", "S", "S")
+        await settle(pilot)
+        table = app.query_one("#servers-table")
+        header = table.render_line(0).text
+        assert "Tool\u25b2" in header and "Tool\u2026" not in header
+        await pilot.press("S")  # Tokens, 7 wide: "Tokens ▲" is 8
+        await settle(pilot)
+        header = table.render_line(0).text
+        assert "Tokens\u25b2" in header and "\u2026" not in header
+
+
+async def test_the_activity_head_keeps_its_keys_at_80_columns(make_app):
+    """5 at 80x24: the head stopped at "(Space pause, n" and never showed Enter or c."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        head = app.query_one("#feed-head", Static)
+        text = str(head.content)
+        assert len(text) <= head.content_region.width
+        for words in ("Enter details", "c copy", "Space pause", "n step"):
+            assert words in text
+
+
+async def test_an_activity_detail_says_its_outcome_in_words_and_its_time(make_app):
+    """Ctrl+G, Enter, Left twice to the blind call: the detail read "outcome: missing_args"
+    (the feed says "missing args") and gave no time, though the feed shows one."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+g")
+        await wait_until(pilot, lambda: not app.demo_running, "the demo's end")
+        await settle(pilot)
+        blind = next(e for e in app.activity if e.event.outcome == "missing_args")
+        await pilot.press("enter", *["left"] * (len(app.activity) - blind.seq))
+        await settle(pilot)
+        text = app.screen.query_one("#detail-text").text
+        assert "outcome: \u21ba missing args" in text and "missing_args" not in \
+            text.split("request:")[0]
+        minutes, seconds = divmod(blind.at, 60)
+        assert f"at {int(minutes):02d}:{seconds:04.1f} since start" in text
+
+
+async def test_the_call_dialog_says_its_outcome_in_words(make_app):
+    """Ctrl+T, Ctrl+J on the default (a core tool): the status began "not_deferrable"."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+t", "ctrl+u", *"terminal", "ctrl+j")
+        await settle(pilot)
+        status = str(app.screen.query_one("#call-status", Static).content)
+        assert status.startswith("\u2298 not deferrable \u00b7 tool_describe"), status
