@@ -143,3 +143,23 @@ async def test_the_call_dialog_says_its_outcome_in_words(make_app):
         await settle(pilot)
         status = str(app.screen.query_one("#call-status", Static).content)
         assert status.startswith("\u2298 not deferrable \u00b7 tool_describe"), status
+
+
+async def test_export_into_a_folder_that_is_gone_says_why_in_words(make_app, tmp_path,
+                                                                  monkeypatch):
+    """3, ], ], ], e after the folder the app started in was removed: the notice was
+    Python's "[Errno 2] No such file or directory", with no way out."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3", *["right_square_bracket"] * 3, "e")
+        await settle(pilot)
+        errors = [n.message for n in app._notifications if n.severity == "error"]
+        assert errors, "no notice"
+        assert "Errno" not in errors[-1]
+        assert errors[-1].startswith("Could not write") and "press c to copy" in errors[-1]
+    assert not tmp_path.joinpath("gone").exists()
