@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Static
-from tui_helpers import settle, wait_until
+from tui_helpers import FakeClock, loaded, settle, wait_until
+
+from tui.app import ToolSearchApp
 
 SIZES = [(120, 40), (80, 24)]
 
@@ -163,3 +165,23 @@ async def test_export_into_a_folder_that_is_gone_says_why_in_words(make_app, tmp
         assert "Errno" not in errors[-1]
         assert errors[-1].startswith("Could not write") and "press c to copy" in errors[-1]
     assert not tmp_path.joinpath("gone").exists()
+
+
+@pytest.mark.parametrize("key", ["f5", "f6"])
+async def test_recall_misses_have_rows_on_screen_at_80x24(key):
+    """7, F5 (or F6) on seed-demo at 80x24: the figures took every row, the misses table got
+    the footer's line, and the cursor sat in a table the operator could not see (Down, Enter
+    tried a miss in Search unseen)."""
+    app = ToolSearchApp(["seed-demo"], clock=FakeClock(), wall_clock=FakeClock(step=1.0),
+                        exact=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("7", key)
+        await wait_until(pilot, lambda: app.recall is not None, "the run")
+        await settle(pilot)
+        misses = app.query_one("#recall-misses")
+        assert app.focused is misses
+        footer_top = app.screen.query_one("KeyFooter").region.y
+        visible = min(misses.region.bottom, footer_top) - misses.region.y
+        assert visible >= 4, misses.region  # the header line and at least three misses
+        assert app.query_one("#recall-figures").region.height >= 5  # recall@1, @5, MRR…
