@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from textual.geometry import Region
 from textual.widgets import Static
 from tui_helpers import FakeClock, loaded, settle, wait_until
 
@@ -185,3 +186,19 @@ async def test_recall_misses_have_rows_on_screen_at_80x24(key):
         visible = min(misses.region.bottom, footer_top) - misses.region.y
         assert visible >= 4, misses.region  # the header line and at least three misses
         assert app.query_one("#recall-figures").region.height >= 5  # recall@1, @5, MRR…
+
+
+async def test_compare_at_80x24_shows_the_whole_zero_hit_reason():
+    """4, /, a query latest refuses, Enter, c at 80x24 on seed-demo: latest's reason was cut
+    after three lines ("…with enough of the"), in the engine's words ("rarest-token gate")."""
+    app = ToolSearchApp(["seed-demo"], clock=FakeClock(), wall_clock=FakeClock(step=1.0),
+                        exact=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("4", "slash", *"who mentioned me on X today", "enter", "c")
+        await settle(pilot)
+        head = app.query_one("#hits-head-latest", Static)
+        shown = " ".join("".join(s.text for s in strip).strip() for strip in head.render_lines(
+            Region(0, 0, head.size.width, head.size.height)))
+        assert "zero hits" in shown and shown.endswith("named exactly like the query.")
+        assert "gate" not in shown
