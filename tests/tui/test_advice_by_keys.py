@@ -202,3 +202,16 @@ async def test_compare_at_80x24_shows_the_whole_zero_hit_reason():
             Region(0, 0, head.size.width, head.size.height)))
         assert "zero hits" in shown and shown.endswith("named exactly like the query.")
         assert "gate" not in shown
+
+
+async def test_under_latest_a_core_tool_is_not_said_to_be_beyond_any_config(make_app):
+    """--profile latest, 2, /terminal, Enter: "Why: … core never defers, and no config can
+    change that", though latest's defer list is checked first and would defer it."""
+    app = make_app(profile="latest")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "slash", *"terminal", "enter")
+        await settle(pilot)
+        text = " ".join(str(app.query_one("#tool-explain").content).split())
+        assert "unless named in tools.tool_search.defer" in text
+        assert "no config can change that" not in text
