@@ -215,3 +215,19 @@ async def test_under_latest_a_core_tool_is_not_said_to_be_beyond_any_config(make
         text = " ".join(str(app.query_one("#tool-explain").content).split())
         assert "unless named in tools.tool_search.defer" in text
         assert "no config can change that" not in text
+
+
+async def test_the_key_map_lists_the_dialogs_keys_in_words(make_app):
+    """?: the Activity detail's walk and copy, the Call dialog's send and the save dialog's
+    y / n were in no section (only on each dialog once open)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        text = str(app.screen.query_one("#help-text").render())
+        for words in ("Activity detail", "\u2190 / p", "Copy JSON", "Call dialog",
+                      "Ctrl+Enter / Ctrl+J", "Save dialog", "y / Enter",
+                      "on a miss: try its query in Search"):
+            assert words in text, words
+        assert "ENTER" not in text and "\n   1  " not in text
