@@ -211,7 +211,7 @@ def key_map(app: App[object]) -> list[tuple[str, list[tuple[str, str]]]]:
         ("Servers", ServersPane, table + [("Enter", "attach/detach the row")]),
         ("Tools", ToolsPane, table),
         ("Listing", ListingPane, [("\u2190 \u2192", "Full, Names, Summary, Sent (on the tab "
-                                   "bar)")]),
+                                   "bar)"), ("\u2191 \u2193 PgUp PgDn Home End", "scroll the text")]),
         ("Search", SearchPane, [("Esc", "back from the query box to the hits"),
                                 ("S", "sort the hits by the next column (or click a header)")]),
         ("Activity", ActivityFeed, []),

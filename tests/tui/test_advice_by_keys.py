@@ -231,3 +231,17 @@ async def test_the_key_map_lists_the_dialogs_keys_in_words(make_app):
                       "on a miss: try its query in Search"):
             assert words in text, words
         assert "ENTER" not in text and "\n   1  " not in text
+
+
+async def test_the_listing_footer_at_80_columns_shows_copy_and_export(make_app):
+    """3 at 80x24: the footer showed "home Top  end Bottom" and dropped Copy and Export Sent,
+    the Listing's own keys."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        footer = app.query_one("KeyFooter")
+        line = "".join(s.text for s in footer.render_line(0)._segments)
+        assert " c Copy " in line and " e Export Sent " in line, line
+        assert "Quit" in line and "Keys" in line
