@@ -245,3 +245,19 @@ async def test_the_listing_footer_at_80_columns_shows_copy_and_export(make_app):
         line = "".join(s.text for s in footer.render_line(0)._segments)
         assert " c Copy " in line and " e Export Sent " in line, line
         assert "Quit" in line and "Keys" in line
+
+
+async def test_the_search_hits_show_the_sort_on_their_narrow_columns(make_app):
+    """4, /scrape web, Enter, S: sorted by # (then Score) the header showed no ▲ at all:
+    "# ▲" and "Score ▲" were cropped to their columns' two and six cells."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("4", "slash", *"scrape web", "enter", "S")
+        await settle(pilot)
+        table = app.focused
+        assert table.id == "hits-table-seed"
+        assert table.render_line(0).text.lstrip().startswith("#\u25b2")
+        await pilot.press("S")
+        await settle(pilot)
+        assert "Score\u25b2" in table.render_line(0).text
