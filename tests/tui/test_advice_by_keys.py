@@ -261,3 +261,21 @@ async def test_the_search_hits_show_the_sort_on_their_narrow_columns(make_app):
         await pilot.press("S")
         await settle(pilot)
         assert "Score\u25b2" in table.render_line(0).text
+
+
+async def test_the_palette_names_every_compared_profile_and_turns_compare_off(make_app):
+    """Ctrl+P "compare": the command read "compare seed and latest" though bm25f is compared
+    too, and the same command turns compare off again."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for on in (True, False):
+            await pilot.press("ctrl+p", *"compare every profile")
+            await settle(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert app.query_one("#search-compare").value is on
+        from tui.commands import palette_entries
+        title, _, help_text = next(e for e in palette_entries(app)
+                                   if e[1] == "compare_profiles")
+        assert "seed and latest" not in title and "seed, latest and bm25f" in help_text
