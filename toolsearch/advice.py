@@ -229,51 +229,69 @@ def keep_visible(session: SessionState, name: str) -> str | None:
 
 
 NEAR_RATIO = 0.4
-"""The least similarity (difflib's ratio) a suggested name may have."""
+"""The least similarity (difflib's ratio) a suggested name may have: one whose last part sits
+inside the asked name's (or the other way round)."""
+NEAR_FULL = 0.6
+"""The least similarity of any other suggested name."""
 
 
 def name_forms(lowered: str) -> tuple[str, ...]:
-    """The ways an operator may write a tool's (lower-cased) name: in full and, for an MCP
-    tool, without its ``mcp__`` prefix (``firecrawl_scrape``) and bare (``scrape``)."""
+    """The ways an operator may write a tool's (lower-cased) name without its server: for an
+    MCP tool, without the ``mcp__`` prefix (``firecrawl_scrape``) and bare (``scrape``);
+    any other name as it is."""
     if not lowered.startswith("mcp__"):
         return (lowered,)
     rest = lowered[len("mcp__"):]
-    return tuple(dict.fromkeys((lowered, rest.replace("__", "_"), rest.rsplit("__", 1)[-1])))
-
-
-def _similarity(wanted: str, forms: tuple[str, ...]) -> float:
-    """The best ratio of *wanted* against *forms*; 0 for forms that cannot reach
-    ``NEAR_RATIO`` (both quick ratios bound ratio() from above, so such a form is never
-    compared in full: a pasted 120,000-character name took 30 s)."""
-    best = 0.0
-    for form in forms:
-        matcher = difflib.SequenceMatcher(None, wanted, form)
-        if matcher.real_quick_ratio() < NEAR_RATIO or matcher.quick_ratio() < NEAR_RATIO:
-            continue
-        best = max(best, matcher.ratio())
-    return best
+    return tuple(dict.fromkeys((rest.replace("__", "_"), rest.rsplit("__", 1)[-1])))
 
 
 def closest_names(name: str, names: Iterable[str], limit: int = 3) -> list[str]:
     """The known tool names closest to *name* (for "did you mean"): a name whose last part
     ("scrape" of ``mcp__firecrawl__scrape``) sits inside the asked one's comes first. A name
     asked without the ``mcp__server__`` prefix (``post_twet``, or a word typed in the app's
-    filter) is also compared with each MCP tool's bare name: against the full names the
-    prefix alone kept the ratio under the threshold, and nothing was suggested."""
+    filter) is compared with each MCP tool's name without it: against the full names the
+    prefix alone kept the ratio under the threshold, and nothing was suggested.
+
+    Fast enough for a keystroke at thousands of names: difflib keeps the asked name's index
+    between candidates, both quick ratios bound ratio() from above (a name that cannot reach
+    the threshold is never compared in full: a pasted 120,000-character name took 30 s), and
+    candidates are compared in full best bound first, stopping once no bound can beat the
+    answer (a misspelt name took 0.2-0.9 s at 3,313 tools, every one compared in full)."""
     wanted = name.lower()
     tail = wanted.rsplit("__", 1)[-1]
     bare = not wanted.startswith("mcp__")
-    scored = []
+    matcher: difflib.SequenceMatcher[str] = difflib.SequenceMatcher(None, "", wanted,
+                                                                     autojunk=False)
+    bounded = []  # (-inside, -bound, candidate, forms that can reach the threshold)
     for candidate in dict.fromkeys(names):
         lowered = candidate.lower()
         own_tail = lowered.rsplit("__", 1)[-1]
-        ratio = _similarity(wanted, name_forms(lowered) if bare else (lowered,))
-        if not ratio:
-            continue
         inside = bool(own_tail) and (own_tail in tail or tail in own_tail)
-        if ratio >= 0.6 or inside and ratio >= NEAR_RATIO:
-            scored.append((-int(inside), -ratio, candidate))
-    return [c for _, _, c in sorted(scored)[:limit]]
+        forms = []
+        bound = 0.0
+        for form in name_forms(lowered) if bare else (lowered,):
+            matcher.set_seq1(form)
+            if matcher.real_quick_ratio() < NEAR_RATIO:
+                continue
+            quick = matcher.quick_ratio()
+            if quick >= (NEAR_RATIO if inside else NEAR_FULL):
+                forms.append(form)
+                bound = max(bound, quick)
+        if forms:
+            bounded.append((-int(inside), -bound, candidate, forms))
+    bounded.sort()
+    found: list[tuple[int, float, str]] = []
+    for inside_key, bound_key, candidate, forms in bounded:
+        if len(found) >= limit and (inside_key, bound_key, candidate) > found[limit - 1]:
+            break  # neither this bound nor any after it beats the answer
+        ratio = 0.0
+        for form in forms:
+            matcher.set_seq1(form)
+            ratio = max(ratio, matcher.ratio())
+        if ratio >= (NEAR_RATIO if inside_key else NEAR_FULL):
+            found.append((inside_key, -ratio, candidate))
+            found.sort()
+    return [c for _, _, c in found[:limit]]
 
 
 @dataclass(frozen=True)
