@@ -164,6 +164,17 @@ _REASONS: dict[Rule, str] = {
     Rule.NAMELESS: "a tool def without a function name stays visible untouched.",
     Rule.NOT_IN_DEFS: "'{name}' is not among the session's tool defs.",
 }
+_REASONS_WITH_DEFER_LIST: dict[Rule, str] = {
+    # a profile with a defer list checks it first: core is only the next rule ("no config
+    # can change that" was wrong under latest, where naming the tool in `defer` defers it)
+    Rule.CORE: "'{name}' is a core tool: core stays visible unless named in "
+    "tools.tool_search.defer.",
+}
+_REASONS_WITHOUT_DEFER_LIST: dict[Rule, str] = {
+    # the seed profile has no defer list: nothing takes a GUI surface behind the bridge
+    Rule.DIRECT_SURFACE: "'{name}' belongs to '{toolset}', a session-gated GUI surface that "
+    "stays direct (this profile has no defer list).",
+}
 
 
 @dataclass(frozen=True)
@@ -174,6 +185,8 @@ class Decision:
     status: Status
     rule: Rule
     toolset: str | None
+    defer_list: bool = False
+    """The deciding profile checks a defer list first (``latest``): the reason says so."""
 
     @property
     def deferrable(self) -> bool:
@@ -181,7 +194,9 @@ class Decision:
 
     @property
     def reason(self) -> str:
-        return _REASONS[self.rule].format(name=self.name, toolset=self.toolset or "")
+        own = _REASONS_WITH_DEFER_LIST if self.defer_list else _REASONS_WITHOUT_DEFER_LIST
+        text = own.get(self.rule, _REASONS[self.rule])
+        return text.format(name=self.name, toolset=self.toolset or "")
 
 
 def def_name(tool_def: Any) -> str:
@@ -247,8 +262,9 @@ def decide(
     order) checks the list first, then core, registry, mcp-, direct surfaces, plugin.
     """
     defer = frozenset(defer_tools) if defer_tools is not None else None
-    status, rule, toolset = _rules(as_registry(registry), defer, as_profile(profile))(name)
-    return Decision(name, status, rule, toolset)
+    prof = as_profile(profile)
+    status, rule, toolset = _rules(as_registry(registry), defer, prof)(name)
+    return Decision(name, status, rule, toolset, prof.has_defer_list)
 
 
 def is_deferrable_tool_name(

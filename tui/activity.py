@@ -31,3 +31,9 @@ def clip(text: str, limit: int = NOTE_MAX) -> str:
 
 def outcome_label(outcome: str) -> tuple[str, str]:
     return OUTCOME_LABELS.get(outcome, (outcome, ""))
+
+
+def since_start(seconds: float) -> str:
+    """``MM:SS.s``: an entry's time since the app started, as the feed and its detail show it."""
+    minutes, rest = divmod(seconds, 60)
+    return f"{int(minutes):02d}:{rest:04.1f}"

@@ -19,6 +19,10 @@ TABS: tuple[tuple[str, str], ...] = (
 )
 
 
+def _words(names: tuple[str, ...]) -> str:
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
 def palette_entries(app: ToolSearchApp) -> list[tuple[str, str, str]]:
     """(title, action, help) for the current state."""
     entries: list[tuple[str, str, str]] = [  # the tab's digit in the title: Ctrl+P then `2`
@@ -33,8 +37,10 @@ def palette_entries(app: ToolSearchApp) -> list[tuple[str, str, str]]:
         ("Listing: show Sent", "show_listing('sent')",
          "The exact tool_search description the model receives"),
         ("Search: focus query", "focus_search", "Type a tool_search query"),
-        ("Search: compare seed and latest", "compare_profiles",
-         "Show both profiles' hits side by side"),
+        # every profile is compared, and the command turns compare off again ("compare seed
+        # and latest" named two of three, and read as on only)
+        ("Search: compare every profile (on/off)", "compare_profiles",
+         f"{_words(PROFILE_NAMES)}: each profile's hits side by side"),
         ("Tools: filter", "focus_tool_filter", "Filter the tools table"),
         ("Feed: call a bridge tool", "call", "Send tool_search/tool_describe/tool_call by hand"),
         ("Feed: clear", "clear_feed", "Forget the activity shown so far"),

@@ -160,7 +160,7 @@ GLOBAL_KEYS: tuple[tuple[str, str], ...] = (
 
 KEY_NAMES = {"slash": "/", "question_mark": "?", "space": "Space", "escape": "Esc",
              "enter": "Enter", "delete": "Del", "left_square_bracket": "[",
-             "right_square_bracket": "]"}
+             "right_square_bracket": "]", "left": "\u2190", "right": "\u2192"}
 
 
 def _key_name(key: str) -> str:
@@ -168,9 +168,10 @@ def _key_name(key: str) -> str:
     if key in KEY_NAMES:
         return KEY_NAMES[key]
     parts = key.split("+")
+    last = KEY_NAMES.get(parts[-1]) or (parts[-1].upper() if len(parts) > 1 or
+                                        parts[-1].startswith("f") else parts[-1])
     return "+".join(p.capitalize() if len(p) > 1 else p for p in parts[:-1]) + \
-        ("+" if len(parts) > 1 else "") + (parts[-1].upper() if len(parts) > 1 or
-                                           parts[-1].startswith("f") else parts[-1])
+        ("+" if len(parts) > 1 else "") + last
 
 
 def _key_text(binding: Binding) -> str:
@@ -210,16 +211,32 @@ def key_map(app: App[object]) -> list[tuple[str, list[tuple[str, str]]]]:
         ("Servers", ServersPane, table + [("Enter", "attach/detach the row")]),
         ("Tools", ToolsPane, table),
         ("Listing", ListingPane, [("\u2190 \u2192", "Full, Names, Summary, Sent (on the tab "
-                                   "bar)")]),
+                                   "bar)"), ("\u2191 \u2193 PgUp PgDn Home End", "scroll the text")]),
         ("Search", SearchPane, [("Esc", "back from the query box to the hits"),
                                 ("S", "sort the hits by the next column (or click a header)")]),
         ("Activity", ActivityFeed, []),
-        ("Tuning", TuningPane, [("Tab", "next field"), ("Enter / Esc", "leave a number field")]),
+        ("Tuning", TuningPane, [("Tab", "next field"), ("Enter / Esc", "leave a number field"),
+                                ("Ctrl+U", "clear a number field before typing")]),
         ("Recall", RecallPane, [("S", "sort the misses by the next column (or click a "
-                                     "header)")]),
+                                     "header)"),
+                                ("Enter", "on a miss: try its query in Search")]),
     ):
         keys = [(_key_text(b), b.description) for b in bindings_of(cls)]
         sections.append((title, keys + [k for k in extra if k not in keys]))
+    # the dialogs' keys: the detail's walk and copy, the Call dialog's send and the save
+    # confirmation were in no section (only on the dialogs themselves, once open)
+    from .screens.activity_detail import ActivityDetailScreen
+    from .screens.call import CallScreen
+    from .screens.confirm_save import ConfirmSaveScreen
+
+    for title, cls in (("Activity detail (Enter on Activity)", ActivityDetailScreen),
+                       ("Call dialog (Ctrl+T)", CallScreen),
+                       ("Save dialog (Ctrl+S)", ConfirmSaveScreen)):
+        keys = [(_key_text(b), b.description) for b in bindings_of(cls)
+                if not (b.id or "").startswith("leave_for.")]
+        if any((b.id or "").startswith("leave_for.") for b in bindings_of(cls)):
+            keys.append(("1 \u2026 7", "close it and switch tab"))
+        sections.append((title, keys))
     return sections
 
 

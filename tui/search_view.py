@@ -59,9 +59,9 @@ def _why_empty(profile: str, query: str, total: int, tokens: tuple[tuple[str, in
         return (f"None of the stemmed query tokens ({', '.join(t for t, _ in tokens)}) occurs "
                 f"in any of the {total:,} deferred tools; the latest profile has no "
                 "substring fallback.")
-    return (f"No tool passed the rarest-token gate ('{gate}') with enough of the other "
-            "query tokens (the latest profile's coverage floor), and no tool is named "
-            "exactly like the query.")
+    # in words: "the rarest-token gate" and "coverage floor" are the engine's names
+    return (f"No tool has the query's rarest word ('{gate}') with enough of its other words "
+            "(latest needs most of them), and no tool is named exactly like the query.")
 
 
 def run_search(session: SessionState, query: str, profile: str,

@@ -254,3 +254,20 @@ def test_malformed_registry_values_never_raise_anywhere(value):
     text, form = build_catalog_listing_with_form([defs[0]], registry, 1000)
     assert form == "full" and "other tools (1):" in text
     assert assemble_tool_defs(defs, registry).activated is True
+
+
+def test_a_core_tools_reason_names_the_defer_list_where_the_profile_checks_one():
+    """Under latest the defer list comes before core: naming a core tool there defers it, so
+    "no config can change that" was wrong; under seed (no defer list) it holds, and a GUI
+    surface is not "direct unless named in the defer list" there."""
+    from toolsearch.classify import decide
+
+    latest = decide("terminal", {"terminal": "terminal"}, defer_tools=frozenset(),
+                    profile="latest")
+    assert latest.rule is Rule.CORE and "unless named in tools.tool_search.defer" in \
+        latest.reason and "no config" not in latest.reason
+    deferred = decide("terminal", {"terminal": "terminal"}, defer_tools={"terminal"},
+                      profile="latest")
+    assert deferred.rule is Rule.DEFER_LIST
+    seed = decide("terminal", {"terminal": "terminal"}, profile="seed")
+    assert "no config can change that" in seed.reason

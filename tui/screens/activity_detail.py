@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..activity import ActivityEntry
+from ..activity import ActivityEntry, outcome_label, since_start
 from ..widgets.textview import TextView
 from .tab_keys import TAB_KEYS, LeavesForTab
 
@@ -38,7 +38,9 @@ def entry_text(entry: ActivityEntry) -> str:
 
     return "\n".join([
         f"#{entry.seq} {entry.event.headline()}",
-        f"outcome: {entry.event.outcome} \u00b7 {entry.event.ms:.1f} ms",
+        f"outcome: {outcome_label(entry.event.outcome)[0]} \u00b7 {entry.event.ms:.1f} ms "
+        + ("\u00b7 before the app opened" if entry.earlier
+           else f"\u00b7 at {since_start(entry.at)} since start"),
         *([f"note: {entry.note}"] if entry.note else []),
         "", "request:", block(data["request"]), "", "reply:", block(data["reply"]),
     ])

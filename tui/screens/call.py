@@ -25,6 +25,8 @@ from toolsearch.cli_safety import parse_args_json
 from toolsearch.textsafe import shown
 from toolsearch.tooldefs import thaw
 
+from ..activity import outcome_label
+
 Dispatcher = Callable[[str, dict[str, Any]], Awaitable[BridgeReply]]
 BRIDGES = ("tool_search", "tool_describe", "tool_call")
 
@@ -193,7 +195,7 @@ class CallScreen(ModalScreen[None]):
         self.last_reply = reply
         event = reply.activity
         self.query_one("#call-status", Static).update(shown(
-            f"{event.outcome} \u00b7 {event.headline()} \u00b7 {event.ms:.1f} ms "
+            f"{outcome_label(event.outcome)[0]} \u00b7 {event.headline()} \u00b7 {event.ms:.1f} ms "
             "\u00b7 the model receives:", one_line=True))
         # escapes and bidi overrides in the reply (a tool's description, a live tool's
         # output) shown as text, never sent to the terminal

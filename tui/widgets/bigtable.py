@@ -232,7 +232,11 @@ class BigTable(ScrollView, Generic[Row], can_focus=True):
         if index != self.sort_column:
             return column.title
         glyph = "\u25bc" if self.sort_reverse else "\u25b2"
-        return f"{column.title} {glyph}"
+        if len(column.title) + 2 <= column.width:
+            return f"{column.title} {glyph}"
+        # a narrow column keeps the glyph and cuts its title: cropped with an ellipsis, the
+        # glyph vanished ("Tool\u2026" for Tools \u25b2) and the sorted column looked cut short
+        return column.title[:max(0, column.width - 1)] + glyph
 
     # -- cursor ----------------------------------------------------------------------
 

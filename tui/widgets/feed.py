@@ -19,13 +19,18 @@ from textual.widgets import RichLog, Static
 
 from toolsearch.textsafe import shown
 
-from ..activity import ActivityEntry, outcome_label
+from ..activity import ActivityEntry, outcome_label, since_start
 
 MAX_LINES = 2000
 WHEN_WIDTH = 21
 """``MM:SS.s`` and the duration: the columns before an entry's outcome."""
 LABEL_WIDTH = 18
 FLUSH_DELAY = 0.1
+HEAD = ("Calls, as the tool they reach \u00b7 Ctrl+T call \u00b7 Ctrl+G demo "
+        "(Space pause, n step) \u00b7 Enter details \u00b7 c copy")
+HEAD_NARROW = "Enter details \u00b7 c copy \u00b7 Ctrl+T call \u00b7 Ctrl+G demo: Space pause, n step"
+"""The head where the full one does not fit (at 80 columns it stopped at "(Space pause, n",
+and the keys for a detail and a copy never showed)."""
 
 
 class ActivityFeed(Vertical):
@@ -52,11 +57,16 @@ class ActivityFeed(Vertical):
         self.lines_written = 0
 
     def compose(self) -> ComposeResult:
-        yield Static("Calls, as the tool they reach \u00b7 Ctrl+T call \u00b7 Ctrl+G demo "
-                     "(Space pause, n step) \u00b7 Enter details \u00b7 c copy",
-                     id="feed-head", markup=False)
+        yield Static(HEAD, id="feed-head", markup=False)
         # min_width: RichLog renders at least 78 columns, wider than the view below 81 columns
         yield RichLog(id="feed-log", max_lines=MAX_LINES, wrap=True, markup=False, min_width=1)
+
+    def on_resize(self) -> None:
+        head = self.query_one("#feed-head", Static)
+        width = self.content_size.width - 2  # the head's padding: 0 1
+        text = HEAD if not width or len(HEAD) <= width else HEAD_NARROW
+        if str(head.content) != text:
+            head.update(text, layout=False)  # one line either way
 
     def watch_activity(self, entries: tuple[ActivityEntry, ...]) -> None:
         if entries and entries[-1].seq < self._last_seq:  # cleared
@@ -87,10 +97,8 @@ class ActivityFeed(Vertical):
         event = entry.event
         label, style = outcome_label(event.outcome)
         label = shown(label, one_line=True)  # an unknown outcome is a followed file's text
-        minutes, seconds = divmod(entry.at, 60)
         muted = self._style("$muted")
-        when = Text("earlier " if entry.earlier else f"{int(minutes):02d}:{seconds:04.1f} ",
-                    muted)
+        when = Text("earlier " if entry.earlier else f"{since_start(entry.at)} ", muted)
         when.append(f"{event.ms:8.1f} ms  ", muted)
         outcome = Text(f"{label:<18}", self._style(style) if style else RichStyle())
         # the tool and arguments come from the caller (a live client's model, a paste):

@@ -35,6 +35,8 @@ def bar(value: int, total: int, width: int = BAR_WIDTH) -> str:
 
 
 def binding_words(g: GaugeFigures) -> str:
+    if not g.context_length and g.binding != "cap":  # no percentage: the fixed leg binds
+        return "the fixed 10,000 binds" if g.binding == "percent" else "both legs bind"
     if g.binding == "both":
         return "both legs bind"
     return "listing_max_tokens binds" if g.binding == "cap" else "threshold_pct binds"
@@ -60,8 +62,10 @@ def compact_lines(g: GaugeFigures, exact: ExactCounts | None, width: int = 0) ->
     fit, fit_style = listing_fit(g.listing_tokens, g.budget)
     state = "" if g.activated else (" \u00b7 tool search off" if g.enabled == "off"
                                      else " \u00b7 no tool can be deferred")
-    binds = {"cap": "cap binds", "percent": "% binds", "both": "both bind"}[g.binding]
-    context = fmt(g.context_length) if g.context_length else "no ctx"
+    binds = {"cap": "cap binds", "percent": "% binds" if g.context_length else "fixed binds",
+             "both": "both bind"}[g.binding]
+    leg = f"{g.threshold_pct:g}% of {fmt(g.context_length)}" if g.context_length else \
+        "no context: fixed"
     schemas = Content.assemble(("Schemas ", "bold"),
                                f"eager {fmt(g.eager_tokens)} \u2192 sent {fmt(g.sent_tokens)} "
                                "\u00b7 ", (f"saving {fmt(g.saving)} ({g.saving_pct:.1f}%)",
@@ -73,7 +77,7 @@ def compact_lines(g: GaugeFigures, exact: ExactCounts | None, width: int = 0) ->
     return [
         _fitting(width, tier + f" \u25b8 {SHORT_MEANINGS[g.tier]}" + listing, tier + listing),
         Content.assemble(("Budget ", "bold"),
-                         f"min(cap {fmt(g.cap)}, {g.threshold_pct:g}% of {context} = "
+                         f"min(cap {fmt(g.cap)}, {leg} = "
                          f"{fmt(g.percent_leg)}) = {fmt(g.budget)} \u00b7 ", (binds, "bold")),
         _fitting(width, schemas + deferred, schemas),
         Content.assemble(("Exact ", "bold"),
@@ -99,11 +103,13 @@ def gauge_lines(g: GaugeFigures, exact: ExactCounts | None, narrow: bool,
         f" {fmt(g.listing_tokens)} / {fmt(g.budget)} tokens ", (fit, fit_style),
         f" \u00b7 form {g.listing_form}",
     )
-    context = fmt(g.context_length) if g.context_length else "no context (fixed 10,000)"
-    pct = f"{g.threshold_pct:g}%"
+    # without a context length threshold_pct plays no part: the leg is a fixed 10,000
+    # ("threshold_pct 5% of context no context (fixed 10,000)" read as a percentage of it)
+    leg = (f"threshold_pct {g.threshold_pct:g}% of context {fmt(g.context_length)}"
+           if g.context_length else "no context length: fixed")
     budget = Content.assemble(
         ("Budget ", "bold"),
-        f"min(listing_max_tokens {fmt(g.cap)}, threshold_pct {pct} of context {context} "
+        f"min(listing_max_tokens {fmt(g.cap)}, {leg} "
         f"= {fmt(g.percent_leg)}) = {fmt(g.budget)} \u00b7 ", (binding_words(g), "bold"))
     ex_eager = exact.eager if exact else None
     ex_sent = exact.sent if exact else None

@@ -19,6 +19,7 @@ from textual.widgets import Static, TabbedContent
 from toolsearch.classify import def_name
 from toolsearch.listing import LISTING_HEADER, ListingGroup, group_defs
 from toolsearch.session import SessionState
+from toolsearch.textsafe import shown
 from toolsearch.tokens import estimate_text_tokens
 from toolsearch.tooldefs import def_description
 
@@ -173,8 +174,14 @@ class ListingPane(CatchUpWhenShown, Vertical):
             return
         try:
             path = export_text(Path.cwd(), "tool_search-description", text)
-        except OSError as exc:
-            self.notify(str(exc), title="Not exported", severity="error", timeout=8)
+        except OSError as exc:  # said in words ("[Errno 13] Permission denied: '/x'" was
+            # Python's message), with a way out: the file goes to the folder the app started in
+            where = shown(str(exc.filename), one_line=True) if exc.filename else \
+                "a file in the folder the app started in"
+            why = exc.strerror.lower() if exc.strerror else str(exc)
+            self.notify(f"Could not write {where}: {why}. Start the app in a folder you can "
+                        "write to, or press c to copy the listing instead.",
+                        title="Not exported", severity="error", timeout=8, markup=False)
             return
         self.notify(f"Sent listing written to {path}", title="Exported", timeout=8)
 

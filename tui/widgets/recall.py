@@ -82,7 +82,7 @@ class RecallPane(Vertical):
     RecallPane #recall-bar Button { margin-left: 1; }
     RecallPane #recall-status { height: auto; max-height: 3; padding: 0 1; }
     RecallPane #recall-progress { height: 1; padding: 0 1; }
-    RecallPane #recall-figures { height: auto; max-height: 11; }
+    RecallPane #recall-figures { height: auto; max-height: 40%; }
     RecallPane #recall-misses-head { height: 1; padding: 0 1; }
     RecallPane #recall-misses { height: 1fr; }
     """

@@ -92,7 +92,7 @@ class SearchPane(CatchUpWhenShown, Vertical):
         max-height: 1; text-wrap: nowrap; text-overflow: ellipsis;
     }
     SearchPane #search-hits.-short DataTable { scrollbar-size-horizontal: 0; }
-    SearchPane #search-hits.-short .hits-head.-empty { max-height: 3; text-wrap: wrap; }
+    SearchPane #search-hits.-short .hits-head.-empty { max-height: 5; text-wrap: wrap; }
     """
     BINDINGS = [
         Binding("slash", "focus_query", "Query", id="search.focus_query"),

@@ -43,6 +43,7 @@ class SortableTable(DataTable[object]):
                          zebra_stripes=zebra_stripes)
         self._given: list[tuple[str, Cells]] = []
         self._titles: list[str] = []
+        self._widths: list[int] = []
         self.sort_column: int | None = None
         self.sort_reverse = False
 
@@ -52,6 +53,7 @@ class SortableTable(DataTable[object]):
         """Replace the columns (title, key, width): the rows go and the sort is reset."""
         self.clear(columns=True)
         self._given, self._titles = [], [title for title, _, _ in columns]
+        self._widths = [width for _, _, width in columns]
         self.sort_column, self.sort_reverse = None, False
         for title, key, width in columns:
             self.add_column(title, key=key, width=width)
@@ -106,10 +108,21 @@ class SortableTable(DataTable[object]):
         self.sort_column, self.sort_reverse = column, reverse
         for index, col in enumerate(self.columns.values()):
             if index < len(self._titles):
-                glyph = "" if index != column else (" \u25bc" if reverse else " \u25b2")
-                col.label = Text(self._titles[index] + glyph)
+                col.label = Text(self._title(index, column, reverse))
         self._show()
         self.refresh()
+
+    def _title(self, index: int, column: int | None, reverse: bool) -> str:
+        title = self._titles[index]
+        if index != column:
+            return title
+        glyph = "\u25bc" if reverse else "\u25b2"
+        width = self._widths[index] if index < len(self._widths) else 0
+        if not width or len(title) + 2 <= width:
+            return f"{title} {glyph}"
+        # a narrow column keeps the glyph and cuts its title: the table cropped "# \u25b2"
+        # and "Score \u25b2" to their titles, and the sort showed nowhere
+        return title[:max(0, width - 1)] + glyph
 
     def action_sort_next(self) -> None:
         """S: sort by the next column (after the last one: the order the rows came in)."""

@@ -8,6 +8,7 @@ catalog data and is never parsed as markup.
 from __future__ import annotations
 
 from rich.segment import Segment
+from textual.binding import Binding
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -62,8 +63,10 @@ class TextView(ScrollView, can_focus=True):
     TextView { height: 1fr; }
     """
     BINDINGS = [
-        ("home", "scroll_home", "Top"),
-        ("end", "scroll_end", "Bottom"),
+        # kept off the footer: at 80 columns Top and Bottom took the room of the Listing's
+        # Copy and Export Sent (the key map lists them)
+        Binding("home", "scroll_home", "Top", show=False, id="text.top"),
+        Binding("end", "scroll_end", "Bottom", show=False, id="text.bottom"),
     ]
 
     text: reactive[str] = reactive("", layout=False, init=False)
