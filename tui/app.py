@@ -311,6 +311,11 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
     def _scope(self, message: ServersPane.ScopeToggled) -> None:
         self.action_toggle_scope(message.toolset)
 
+    @on(ServersPane.ToolsWanted)
+    def _tools_of(self, message: ServersPane.ToolsWanted) -> None:
+        self.action_show_tab("tools")
+        self.query_one(ToolsPane).set_filter(message.toolset_id)
+
     @on(ServersPane.ServerHighlighted)
     def _server_highlighted(self, message: ServersPane.ServerHighlighted) -> None:
         self.states_ahead.want(message.toolset)

@@ -208,7 +208,7 @@ def key_map(app: App[object]) -> list[tuple[str, list[tuple[str, str]]]]:
              *((_key_text(b), b.description) for b in bindings_of(BigTable)
                if b.key in ("S",))]
     for title, cls, extra in (
-        ("Servers", ServersPane, table + [("Enter", "attach/detach the row")]),
+        ("Servers", ServersPane, table + [("Enter", "the row's tools, in Tools")]),
         ("Tools", ToolsPane, table),
         ("Listing", ListingPane, [("\u2190 \u2192", "Full, Names, Summary, Sent (on the tab "
                                    "bar)"), ("\u2191 \u2193 PgUp PgDn Home End", "scroll the text")]),

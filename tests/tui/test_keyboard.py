@@ -94,6 +94,26 @@ async def test_servers_keys_work_at_once(make_app):
         assert app.session.detached == {"firecrawl", "xactions"}, "the cursor kept its row"
 
 
+async def test_enter_on_a_server_shows_its_tools_and_changes_nothing(make_app):
+    """Enter on a Servers row detached the server: the key a new operator presses to see
+    more changed a setting (and a second click on a row did the same)."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        before = app.session
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert active_tab(app) == "tools"
+        pane = app.query_one(ToolsPane)
+        assert pane.query_one("#tools-filter", Input).value == "mcp-firecrawl"
+        assert app.focused is pane.table
+        assert pane.table.rows and {r.toolset for r in pane.table.rows} == {"mcp-firecrawl"}
+        assert app.session.detached == before.detached and app.session.scope == before.scope
+        await pilot.press("escape")  # the table's Esc clears the filter
+        await settle(pilot)
+        assert len({r.toolset for r in pane.table.rows}) > 1
+
+
 async def test_recall_f5_right_after_the_digit(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -93,6 +93,12 @@ class ServersPane(CatchUpWhenShown, Vertical):
         toolset: str
 
     @dataclass
+    class ToolsWanted(PaneMessage):
+        """Enter on a row: the operator wants that server's tools (*toolset_id*)."""
+
+        toolset_id: str
+
+    @dataclass
     class ServerHighlighted(PaneMessage):
         """The cursor is on *toolset* (posted again after each change while shown)."""
 
@@ -162,8 +168,13 @@ class ServersPane(CatchUpWhenShown, Vertical):
 
     @on(BigTable.RowSelected, "#servers-table")
     def _selected(self, event: BigTable.RowSelected) -> None:
+        """Enter (or a click on the highlighted row): the server's tools, in Tools. It
+        detached the server, a setting changed by the key a new operator presses to see
+        more; `a` detaches."""
         event.stop()
-        self.action_toggle_attached()
+        row = self._by_name.get(self.highlighted() or "")
+        if row is not None:
+            self.post_message(self.ToolsWanted(self, row.toolset.toolset_id))
 
     def _show_detail(self) -> None:
         name = self.highlighted()
