@@ -27,3 +27,24 @@ def test_a_missing_source_or_unknown_word_exits_1_with_one_line(word: str,
         assert "not a command" in proc.stderr and "search" in proc.stderr
     else:
         assert "no such file" in proc.stderr
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--theme", "nope"], "--theme: no theme 'nope'"),
+    (["--follow", "{tmp}/none.jsonl"], "--follow: no events file"),
+    (["--profile", "bm25f", "{tmp}/nope.yaml"], "nope.yaml: no such file"),
+])
+def test_options_without_a_command_are_the_apps(args: list[str], said: str,
+                                                tmp_path: Path) -> None:
+    # The help says the command defaults to tui: `toolsearch --theme T` is `toolsearch tui
+    # --theme T`, not "invalid choice" for the option's value.
+    proc = run(*(a.format(tmp=tmp_path) for a in args))
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and said in proc.stderr, proc.stderr
+
+
+def test_top_level_options_stay_top_level() -> None:
+    assert run("--version").stdout.startswith("toolsearch ")
+    for word in ("-h", "--help", "--he"):
+        proc = run(word)
+        assert proc.returncode == 0 and proc.stdout.startswith("usage: toolsearch [-h]")

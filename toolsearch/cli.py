@@ -639,6 +639,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         restore()
 
 
+def _is_app_option(parser: argparse.ArgumentParser, word: str) -> bool:
+    """True for an option of `toolsearch tui` (--theme, --profile, --follow, ...) other than -h."""
+    tui = _command_parser(parser, argparse.Namespace(command="tui"))
+    return word.split("=", 1)[0] in set(tui._option_string_actions) - {"-h", "--help"}
+
+
 def _main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="toolsearch: %(levelname)s: %(message)s")
     parser = build_parser()
@@ -659,6 +665,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return 1
         words = ["tui", *words]  # `toolsearch SOURCE...`: the app on those sources (a missing
         # file gets tui's one-line error)
+    elif words and _is_app_option(parser, words[0]):
+        words = ["tui", *words]  # `toolsearch --theme T`: the app's options, no command needed
     args, unknown = parser.parse_known_args(words)
     if unknown:  # named by the subcommand's parser, so the hint is its --help
         _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
