@@ -87,6 +87,24 @@ def test_a_port_out_of_range_is_refused_in_words(tmp_path: Path, argv: list[str]
     assert not started.exists()
 
 
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "1e400"])
+def test_a_call_timeout_that_is_not_a_positive_number_is_refused(tmp_path: Path,
+                                                                 value: str) -> None:
+    """``--call-timeout`` took any float: -1 timed every call out at once ("within -1 s"),
+    0 silently meant 60 s, nan failed on the first call with a Python error line, and inf
+    let a hung upstream hold the gateway at the end of stdin for good."""
+    config, started = _config(tmp_path)
+    done = subprocess.run(serve_argv([str(config)], f"--call-timeout={value}", "--events",
+                                     str(tmp_path / "e.jsonl")),
+                          capture_output=True, text=True, env=env(), timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert _error_lines(done.stderr) == [
+        f"toolsearch: error: argument --call-timeout: must be a positive number of seconds "
+        f"(got {value!r}) (see toolsearch serve --help)"]
+    assert not started.exists()
+
+
 async def test_port_zero_announces_the_port_it_found(tmp_path: Path) -> None:
     config, _started = _config(tmp_path)
     proc = subprocess.Popen(serve_argv([str(config)], "--transport", "http", "--port", "0",

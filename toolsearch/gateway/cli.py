@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cli_help import add_command
+from ..cli_safety import finite_seconds
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, leaf_error, port_number
 
 
@@ -44,7 +45,7 @@ def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
     p.add_argument("--token-env", metavar="VAR", default=None,
                    help="with --transport http: environment variable holding the bearer "
                         "token clients must send (default: none, only for a loopback address)")
-    p.add_argument("--call-timeout", type=float, default=None, metavar="S",
+    p.add_argument("--call-timeout", type=finite_seconds, default=None, metavar="S",
                    help="per-call timeout for upstream tools (default 60 s)")
     p.set_defaults(func=cmd_serve)
 
