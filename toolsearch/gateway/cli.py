@@ -50,6 +50,24 @@ def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
     p.set_defaults(func=cmd_serve)
 
 
+def token_from_env(var: str) -> str:
+    """The bearer token in the environment variable *var* (``--token-env``), or CliError: unset
+    or empty, or one no client can send (whitespace at either end, which HTTP strips from a
+    header, or a control character such as a newline): every client would get a 401 with
+    nothing said. The token itself is never shown."""
+    from toolsearch.cli import CliError
+
+    token = os.environ.get(var) or ""
+    if not token:
+        raise CliError(f"--token-env {var}: the variable is unset or empty")
+    if token != token.strip() or any(ord(c) < 32 and c != "\t" or ord(c) == 127
+                                     for c in token):
+        raise CliError(f"--token-env {var}: the token has whitespace at an end or a control "
+                       "character (a newline?): no client can send it in an Authorization "
+                       "header")
+    return token
+
+
 def _token(args: argparse.Namespace) -> str | None:
     """The bearer token named by ``--token-env`` (refused when unset), checked for the bind.
     ``--host``, ``--port`` and ``--token-env`` without ``--transport http`` are refused: the
@@ -68,11 +86,7 @@ def _token(args: argparse.Namespace) -> str | None:
         args.host = DEFAULT_HOST
     if args.port is None:
         args.port = DEFAULT_PORT
-    token = None
-    if args.token_env:
-        token = os.environ.get(args.token_env) or None
-        if token is None:
-            raise CliError(f"--token-env {args.token_env}: the variable is unset or empty")
+    token = token_from_env(args.token_env) if args.token_env else None
     if args.transport == "http":
         try:
             check_bind(args.host, token)
@@ -209,11 +223,7 @@ def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bo
     except ValueError:
         raise CliError(f"--serve takes [HOST:]PORT (a port is 0 to 65535), got {args.serve!r}"
                        ) from None
-    token = None
-    if args.token_env:
-        token = os.environ.get(args.token_env) or None
-        if token is None:
-            raise CliError(f"--token-env {args.token_env}: the variable is unset or empty")
+    token = token_from_env(args.token_env) if args.token_env else None
     from .server import GatewayError, check_bind
 
     try:
