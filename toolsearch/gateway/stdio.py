@@ -36,6 +36,7 @@ from typing import Any
 
 import anyio
 import anyio.abc
+import anyio.lowlevel
 
 READ_CHUNK = 1 << 16
 DRAIN_SECONDS = 30.0
@@ -178,11 +179,9 @@ async def _read_lines(in_fd: int, sink: Any, polled: bool = True,
     """Each line of *in_fd* as a ``SessionMessage`` (or the parse error) into *sink*; read on
     the event loop when *polled*, else by a daemon thread. At the end of *in_fd*, *sink*
     stays open until the requests read (noted in *awaited*) have their replies."""
-    import mcp_types as types
-    from mcp.shared.message import SessionMessage
-
     chunks = None if polled else _thread_chunks(in_fd)
-    pending = b""
+    pending: list[bytes] = []  # the line being read, in chunks: joined once, at its end (a
+    # 50 MB line joined again at every chunk took 30 s of copying, the event loop held)
     async with sink:
         while True:
             if chunks is not None:
@@ -199,19 +198,35 @@ async def _read_lines(in_fd: int, sink: Any, polled: bool = True,
                 if awaited is not None:
                     await awaited.drained(drain)
                 return
-            *lines, pending = (pending + chunk).split(b"\n")
+            *lines, tail = chunk.split(b"\n")
+            if lines and pending:
+                lines[0] = b"".join((*pending, lines[0]))
+                pending = []
+            if tail:
+                pending.append(tail)
+            if not lines:
+                await anyio.lowlevel.checkpoint()  # a long line read: others get their turn
             for raw in lines:
-                line = raw.decode("utf-8", errors="replace")
-                if not line.strip():
-                    continue
-                try:
-                    message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-                except Exception as exc:  # noqa: BLE001 - the SDK reports it as a value
-                    await sink.send(exc)
-                    continue
-                if awaited is not None:
-                    awaited.read(message)
-                await sink.send(SessionMessage(message))
+                await _send_line(raw, sink, awaited)
+
+
+async def _send_line(raw: bytes, sink: Any, awaited: _Awaited | None) -> None:
+    """One line read from the client as a ``SessionMessage`` (or the parse error) into
+    *sink*; a blank line is skipped."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    line = raw.decode("utf-8", errors="replace")
+    if not line.strip():
+        return
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception as exc:  # noqa: BLE001 - the SDK reports it as a value
+        await sink.send(exc)
+        return
+    if awaited is not None:
+        awaited.read(message)
+    await sink.send(SessionMessage(message))
 
 
 async def _write_lines(out_fd: int, source: Any, done: anyio.Event,
