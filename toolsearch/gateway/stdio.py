@@ -195,6 +195,8 @@ async def _read_lines(in_fd: int, sink: Any, polled: bool = True,
                 except OSError:
                     chunk = b""
             if not chunk:
+                if pending:  # the last line, with no newline after it (the SDK's stdio
+                    await _send_line(b"".join(pending), sink, awaited)  # answers it too)
                 if awaited is not None:
                     await awaited.drained(drain)
                 return
