@@ -41,6 +41,10 @@ import anyio.lowlevel
 READ_CHUNK = 1 << 16
 DRAIN_SECONDS = 30.0
 _GONE = select.POLLERR | select.POLLHUP | select.POLLNVAL
+LISTEN = "subscriptions/listen"
+"""The 2026 wire's request for change notifications: it is answered only when its stream
+ends, so at the end of stdin it is not waited for (it held the gateway for the whole drain,
+65 s by default, then got "Connection closed" anyway)."""
 
 
 def _reader_gone(out_fd: int) -> bool:
@@ -52,7 +56,8 @@ def _reader_gone(out_fd: int) -> bool:
 
 class _Awaited:
     """The ids of the requests read from the client that have no reply written yet (with
-    how many: a client may reuse an id while its first request runs)."""
+    how many: a client may reuse an id while its first request runs); a
+    ``subscriptions/listen`` is never awaited."""
 
     def __init__(self, out_fd: int | None = None) -> None:
         """*out_fd*: the client's stdout when it is a pipe or socket (checked for a client
@@ -66,7 +71,7 @@ class _Awaited:
         self._replies = (types.JSONRPCResponse, types.JSONRPCError)
 
     def read(self, message: Any) -> None:
-        if isinstance(message, self._request):
+        if isinstance(message, self._request) and message.method != LISTEN:
             self.ids[message.id] = self.ids.get(message.id, 0) + 1
         elif isinstance(message, self._notification) and \
                 message.method == "notifications/cancelled":
