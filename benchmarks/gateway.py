@@ -26,10 +26,11 @@ import signal
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import anyio
 
@@ -52,13 +53,48 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+INTERRUPTED = b"toolsearch: interrupted"
+_errlog: IO[str] | None = None
+"""Where the servers this bench starts write their stderr (:func:`_servers_stderr_relayed`)."""
+
+
 def _client(command: list[str]) -> Any:
     import mcp_types as types
     from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
 
     params = StdioServerParameters(command=command[0], args=command[1:], env=_env())
-    return Client(params, mode="legacy", cache=None,
+    server = params if _errlog is None else stdio_client(params, errlog=_errlog)
+    return Client(server, mode="legacy", cache=None,
                   client_info=types.Implementation(name="bench", version="1"))
+
+
+@contextlib.contextmanager
+def _servers_stderr_relayed(grace: float = 1.0) -> Iterator[None]:
+    """The servers' stderr comes through a pipe and is relayed to ours line by line, minus
+    their own ``toolsearch: interrupted``: on Ctrl+C (or SIGTERM) the bench stops its
+    gateways with SIGTERM and each said it too, so the user read it three times. Everything
+    else they write (an error, a warning) is relayed, before the bench's own last line: on
+    the way out the relay waits up to *grace* seconds for the servers to close the pipe."""
+    global _errlog
+    read_fd, write_fd = os.pipe()
+
+    def relay() -> None:
+        with open(read_fd, "rb") as reader:
+            for line in reader:
+                if line.rstrip(b"\r\n") != INTERRUPTED:
+                    sys.stderr.write(line.decode(errors="replace"))
+                    sys.stderr.flush()
+
+    thread = threading.Thread(target=relay, name="bench stderr relay", daemon=True)
+    thread.start()
+    with open(write_fd, "w") as writer:
+        _errlog = writer
+        try:
+            yield
+        finally:
+            _errlog = None
+    thread.join(grace)
 
 
 def _gateway_cmd(sources: list[str], events: Path) -> list[str]:
@@ -229,13 +265,14 @@ def run_gateway_bench(say: Callable[[str], None], *, real_dir: Path | None,
             "command": sys.executable, "args": [str(UPSTREAM)]}}}))
         say("gateway bench: tool_call latency, direct vs through the gateway (stdio)...")
         real = real_dir if real_dir is not None and real_dir.is_dir() else None
-        results = anyio.run(_latency, config, real, Path(tmp), rounds, per_round, step)
-        if real_dir is not None and real_dir.is_dir():
-            say(f"gateway bench: tool_search over stdio with {real_dir} as the source...")
-            results.update(anyio.run(_search, real_dir, Path(tmp) / "events2.jsonl",
-                                     searches, step))
-        else:
-            say("(no ../shared/catalogs/real: tool_search round trip skipped)")
+        with _servers_stderr_relayed():
+            results = anyio.run(_latency, config, real, Path(tmp), rounds, per_round, step)
+            if real_dir is not None and real_dir.is_dir():
+                say(f"gateway bench: tool_search over stdio with {real_dir} as the source...")
+                results.update(anyio.run(_search, real_dir, Path(tmp) / "events2.jsonl",
+                                         searches, step))
+            else:
+                say("(no ../shared/catalogs/real: tool_search round trip skipped)")
     for key, target in TARGETS.items():
         if key not in results:
             continue

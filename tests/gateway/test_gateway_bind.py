@@ -87,6 +87,47 @@ def test_a_port_out_of_range_is_refused_in_words(tmp_path: Path, argv: list[str]
     assert not started.exists()
 
 
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "1e400"])
+def test_a_call_timeout_that_is_not_a_positive_number_is_refused(tmp_path: Path,
+                                                                 value: str) -> None:
+    """``--call-timeout`` took any float: -1 timed every call out at once ("within -1 s"),
+    0 silently meant 60 s, nan failed on the first call with a Python error line, and inf
+    let a hung upstream hold the gateway at the end of stdin for good."""
+    config, started = _config(tmp_path)
+    done = subprocess.run(serve_argv([str(config)], f"--call-timeout={value}", "--events",
+                                     str(tmp_path / "e.jsonl")),
+                          capture_output=True, text=True, env=env(), timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert _error_lines(done.stderr) == [
+        f"toolsearch: error: argument --call-timeout: must be a positive number of seconds "
+        f"(got {value!r}) (see toolsearch serve --help)"]
+    assert not started.exists()
+
+
+@pytest.mark.parametrize("token", ["s3cret-token\n", " s3cret-token", "s3cret\r\nX-Admin: 1",
+                                   "s3cret\x1b[0mtoken"], ids=["newline", "space", "crlf", "escape"])
+@pytest.mark.parametrize("command", ["serve", "tui"])
+def test_a_token_no_client_can_send_is_refused(tmp_path: Path, token: str,
+                                               command: str) -> None:
+    """HTTP strips whitespace at the ends of a header and no header holds a newline: a token
+    read from a file with its newline left on was taken, and every client then got a 401
+    with nothing said. It is refused in one line, without showing it."""
+    config, started = _config(tmp_path)
+    options = ["--transport", "http", "--port", "0"] if command == "serve" else \
+        ["--serve", "0"]
+    done = subprocess.run([sys.executable, "-m", "toolsearch", command, str(config), *options,
+                           "--token-env", "TS_BAD_TOKEN", "--events", str(tmp_path / "e.jsonl")],
+                          capture_output=True, text=True, env={**env(), "TS_BAD_TOKEN": token},
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert _error_lines(done.stderr) == [
+        "toolsearch: error: --token-env TS_BAD_TOKEN: the token has whitespace at an end or a "
+        "control character (a newline?): no client can send it in an Authorization header"]
+    assert "s3cret" not in done.stderr
+    assert not started.exists()
+
+
 async def test_port_zero_announces_the_port_it_found(tmp_path: Path) -> None:
     config, _started = _config(tmp_path)
     proc = subprocess.Popen(serve_argv([str(config)], "--transport", "http", "--port", "0",

@@ -266,6 +266,25 @@ def test_a_reply_of_many_megabytes_arrives_and_the_server_stays_up(tmp_path: Pat
     assert record["outcome"] == "ok" and len(json.dumps(record)) < 10_000
 
 
+def test_a_request_of_50_megabytes_is_read_in_one_pass(tmp_path: Path) -> None:
+    """The gateway's stdio reader joined every 64 kB read to the part of the line it held,
+    without giving the event loop a turn: a tool_call with a 50 MB argument took 30 s of
+    copying before the gateway even parsed it (3 s for the whole call now)."""
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    proc = _stdio_gateway([str(config)], "--events", str(tmp_path / "events.jsonl"),
+                          "--call-timeout", "120")
+    try:
+        started = time.monotonic()
+        measured = _raw_call(proc, 1, "mcp__up__measure", {"text": "y" * 50_000_000})
+        took = time.monotonic() - started
+        assert measured["content"][0]["text"] == "50000000"
+        assert took < 12, f"{took:.1f} s"
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(30)
+
+
 def test_a_client_that_leaves_mid_call_still_leaves_a_record(tmp_path: Path) -> None:
     """A stdio client that closed its pipes while a tool_call ran (the tool had started
     upstream, with whatever effects it has) left no line in the events file: the cancelled

@@ -4,12 +4,16 @@ real upstream MCP server (stdio). No protocol mocks."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.to_thread
 import httpx2
 import mcp_types as types
 import pytest
@@ -267,3 +271,33 @@ async def test_list_changed_on_the_2026_wire(tmp_path: Path) -> None:
             assert found["matches"][0]["name"] == "mcp__up__wave_hand"
     finally:
         stop(proc)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+async def test_stopping_with_a_client_connected_says_one_line(tmp_path: Path, sig: int) -> None:
+    """uvicorn logged ``ERROR: ASGI callable returned without completing response.`` for
+    each response the stopping gateway cut (the client's call in flight, its SSE stream)
+    before the one ``toolsearch: interrupted``."""
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    proc, url = start_http_gateway([str(config)], "--events", str(tmp_path / "e.jsonl"),
+                                   "--call-timeout", "60")
+    try:
+        with anyio.move_on_after(60):
+            async with client(url) as c, anyio.create_task_group() as tg:
+                async def nap() -> None:
+                    with contextlib.suppress(Exception):
+                        await bridge(c, "tool_call", {"name": "mcp__up__nap",
+                                                      "arguments": {"seconds": 30}})
+
+                tg.start_soon(nap)
+                await events_when(tmp_path / "e.jsonl", lambda _records: True)
+                await anyio.sleep(1.5)  # the call is running upstream
+                os.kill(proc.pid, sig)
+                await anyio.to_thread.run_sync(proc.wait, 30)
+                tg.cancel_scope.cancel()
+    finally:
+        err = stop(proc)
+    assert proc.returncode == 130, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines[-1] == "toolsearch: interrupted", err
+    assert not [line for line in lines if "ERROR" in line or "Traceback" in line], err

@@ -90,3 +90,37 @@ def test_a_call_the_client_cancelled_is_not_waited_for(tmp_path: Path) -> None:
     ], "--call-timeout", "100")
     assert sorted(replies) == [1], (replies, err)
     assert took < 60, took
+
+
+def test_a_last_request_with_no_newline_after_it_is_answered(tmp_path: Path) -> None:
+    """``printf '...' | toolsearch serve``, or a requests file saved without a final newline:
+    the last request was dropped at the end of stdin with no reply (the SDK's own stdio
+    transport answers it)."""
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    data = "".join(json.dumps(m) + "\n" for m in OPENING) + json.dumps(_nap(2, 0.5))
+    done = subprocess.run(serve_argv([str(config)], "--events", str(tmp_path / "e.jsonl")),
+                          input=data.encode(), capture_output=True, env=env(), timeout=90)
+    assert done.returncode == 0, done.stderr
+    replies = {r.get("id"): r for r in map(json.loads, done.stdout.decode().splitlines())}
+    assert sorted(replies) == [1, 2], done.stderr
+    assert replies[2]["result"]["content"][0]["text"] == "slept 0.5"
+
+
+MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientInfo": {"name": "pipe", "version": "1"},
+               "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+def test_a_listen_stream_is_not_waited_for_at_the_end_of_stdin(tmp_path: Path) -> None:
+    """A 2026-wire ``subscriptions/listen`` is answered only when its stream ends: at the end
+    of stdin the gateway waited for it for the whole drain (the call timeout and 5 s: 65 s
+    by default). The calls beside it still get their replies."""
+    nap = _nap(3, 1)
+    nap["params"]["_meta"] = MODERN_META
+    replies, took, err = _serve(tmp_path, [
+        _request(2, "subscriptions/listen", {"notifications": {"toolsListChanged": True},
+                                             "_meta": MODERN_META}),
+        nap,
+    ], "--call-timeout", "60")
+    assert replies[3]["result"]["content"][0]["text"] == "slept 1.0", (replies, err)
+    assert took < 30, f"{took:.1f} s"

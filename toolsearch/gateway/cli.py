@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cli_help import add_command
+from ..cli_safety import finite_seconds
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, leaf_error, port_number
 
 
@@ -44,9 +45,27 @@ def add_serve_parser(sub: Any, common: Callable[..., None]) -> None:
     p.add_argument("--token-env", metavar="VAR", default=None,
                    help="with --transport http: environment variable holding the bearer "
                         "token clients must send (default: none, only for a loopback address)")
-    p.add_argument("--call-timeout", type=float, default=None, metavar="S",
+    p.add_argument("--call-timeout", type=finite_seconds, default=None, metavar="S",
                    help="per-call timeout for upstream tools (default 60 s)")
     p.set_defaults(func=cmd_serve)
+
+
+def token_from_env(var: str) -> str:
+    """The bearer token in the environment variable *var* (``--token-env``), or CliError: unset
+    or empty, or one no client can send (whitespace at either end, which HTTP strips from a
+    header, or a control character such as a newline): every client would get a 401 with
+    nothing said. The token itself is never shown."""
+    from toolsearch.cli import CliError
+
+    token = os.environ.get(var) or ""
+    if not token:
+        raise CliError(f"--token-env {var}: the variable is unset or empty")
+    if token != token.strip() or any(ord(c) < 32 and c != "\t" or ord(c) == 127
+                                     for c in token):
+        raise CliError(f"--token-env {var}: the token has whitespace at an end or a control "
+                       "character (a newline?): no client can send it in an Authorization "
+                       "header")
+    return token
 
 
 def _token(args: argparse.Namespace) -> str | None:
@@ -67,11 +86,7 @@ def _token(args: argparse.Namespace) -> str | None:
         args.host = DEFAULT_HOST
     if args.port is None:
         args.port = DEFAULT_PORT
-    token = None
-    if args.token_env:
-        token = os.environ.get(args.token_env) or None
-        if token is None:
-            raise CliError(f"--token-env {args.token_env}: the variable is unset or empty")
+    token = token_from_env(args.token_env) if args.token_env else None
     if args.transport == "http":
         try:
             check_bind(args.host, token)
@@ -208,11 +223,7 @@ def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bo
     except ValueError:
         raise CliError(f"--serve takes [HOST:]PORT (a port is 0 to 65535), got {args.serve!r}"
                        ) from None
-    token = None
-    if args.token_env:
-        token = os.environ.get(args.token_env) or None
-        if token is None:
-            raise CliError(f"--token-env {args.token_env}: the variable is unset or empty")
+    token = token_from_env(args.token_env) if args.token_env else None
     from .server import GatewayError, check_bind
 
     try:

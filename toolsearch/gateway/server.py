@@ -558,8 +558,31 @@ class Gateway:
         self.serving = self.http_url(host, port)
         if started is not None:
             started(self.serving)
-        with sock:
-            await server.serve(sockets=[sock])
+        cut = _CutStreamsUnsaid(server)
+        uvicorn_log = logging.getLogger("uvicorn.error")
+        uvicorn_log.addFilter(cut)
+        try:
+            with sock:
+                await server.serve(sockets=[sock])
+        finally:
+            uvicorn_log.removeFilter(cut)
+
+
+UNFINISHED_RESPONSE = "ASGI callable returned without completing response."
+
+
+class _CutStreamsUnsaid(logging.Filter):
+    """uvicorn's error line for each response a stopping server cuts (a client's open SSE
+    stream, a call still running): Ctrl+C or SIGTERM on a gateway with a client connected
+    printed ``ERROR: ASGI callable returned without completing response.`` before the one
+    ``toolsearch: interrupted``. While the server runs, the line still shows."""
+
+    def __init__(self, server: Any) -> None:
+        super().__init__()
+        self.server = server
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (self.server.should_exit and record.getMessage() == UNFINISHED_RESPONSE)
 
 
 class BearerGuard:

@@ -36,10 +36,15 @@ from typing import Any
 
 import anyio
 import anyio.abc
+import anyio.lowlevel
 
 READ_CHUNK = 1 << 16
 DRAIN_SECONDS = 30.0
 _GONE = select.POLLERR | select.POLLHUP | select.POLLNVAL
+LISTEN = "subscriptions/listen"
+"""The 2026 wire's request for change notifications: it is answered only when its stream
+ends, so at the end of stdin it is not waited for (it held the gateway for the whole drain,
+65 s by default, then got "Connection closed" anyway)."""
 
 
 def _reader_gone(out_fd: int) -> bool:
@@ -51,7 +56,8 @@ def _reader_gone(out_fd: int) -> bool:
 
 class _Awaited:
     """The ids of the requests read from the client that have no reply written yet (with
-    how many: a client may reuse an id while its first request runs)."""
+    how many: a client may reuse an id while its first request runs); a
+    ``subscriptions/listen`` is never awaited."""
 
     def __init__(self, out_fd: int | None = None) -> None:
         """*out_fd*: the client's stdout when it is a pipe or socket (checked for a client
@@ -65,7 +71,7 @@ class _Awaited:
         self._replies = (types.JSONRPCResponse, types.JSONRPCError)
 
     def read(self, message: Any) -> None:
-        if isinstance(message, self._request):
+        if isinstance(message, self._request) and message.method != LISTEN:
             self.ids[message.id] = self.ids.get(message.id, 0) + 1
         elif isinstance(message, self._notification) and \
                 message.method == "notifications/cancelled":
@@ -178,11 +184,9 @@ async def _read_lines(in_fd: int, sink: Any, polled: bool = True,
     """Each line of *in_fd* as a ``SessionMessage`` (or the parse error) into *sink*; read on
     the event loop when *polled*, else by a daemon thread. At the end of *in_fd*, *sink*
     stays open until the requests read (noted in *awaited*) have their replies."""
-    import mcp_types as types
-    from mcp.shared.message import SessionMessage
-
     chunks = None if polled else _thread_chunks(in_fd)
-    pending = b""
+    pending: list[bytes] = []  # the line being read, in chunks: joined once, at its end (a
+    # 50 MB line joined again at every chunk took 30 s of copying, the event loop held)
     async with sink:
         while True:
             if chunks is not None:
@@ -196,22 +200,40 @@ async def _read_lines(in_fd: int, sink: Any, polled: bool = True,
                 except OSError:
                     chunk = b""
             if not chunk:
+                if pending:  # the last line, with no newline after it (the SDK's stdio
+                    await _send_line(b"".join(pending), sink, awaited)  # answers it too)
                 if awaited is not None:
                     await awaited.drained(drain)
                 return
-            *lines, pending = (pending + chunk).split(b"\n")
+            *lines, tail = chunk.split(b"\n")
+            if lines and pending:
+                lines[0] = b"".join((*pending, lines[0]))
+                pending = []
+            if tail:
+                pending.append(tail)
+            if not lines:
+                await anyio.lowlevel.checkpoint()  # a long line read: others get their turn
             for raw in lines:
-                line = raw.decode("utf-8", errors="replace")
-                if not line.strip():
-                    continue
-                try:
-                    message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-                except Exception as exc:  # noqa: BLE001 - the SDK reports it as a value
-                    await sink.send(exc)
-                    continue
-                if awaited is not None:
-                    awaited.read(message)
-                await sink.send(SessionMessage(message))
+                await _send_line(raw, sink, awaited)
+
+
+async def _send_line(raw: bytes, sink: Any, awaited: _Awaited | None) -> None:
+    """One line read from the client as a ``SessionMessage`` (or the parse error) into
+    *sink*; a blank line is skipped."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    line = raw.decode("utf-8", errors="replace")
+    if not line.strip():
+        return
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception as exc:  # noqa: BLE001 - the SDK reports it as a value
+        await sink.send(exc)
+        return
+    if awaited is not None:
+        awaited.read(message)
+    await sink.send(SessionMessage(message))
 
 
 async def _write_lines(out_fd: int, source: Any, done: anyio.Event,
