@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.sources.source_helpers import alive
 from toolsearch.cli import build_parser
 from toolsearch.progress import Progress
 
@@ -245,14 +246,6 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
-
-
 def _cmdline(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
@@ -291,9 +284,9 @@ def _ctrl_c(argv: list[str], ready: Callable[[set[int]], bool], *, wait: float =
             proc.kill()
             proc.wait()
     deadline = time.monotonic() + 5
-    while any(_alive(p) for p in seen) and time.monotonic() < deadline:
+    while any(alive(p) for p in seen) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = {p: _cmdline(p) for p in seen if _alive(p)}
+    left = {p: _cmdline(p) for p in seen if alive(p)}
     assert not left, f"left running: {left}"
     return status, err, took, seen
 
@@ -316,7 +309,7 @@ def test_ctrl_c_during_a_snapshot_of_live_servers(tmp_path: Path) -> None:
 
 
 def _spinner_running(seen: set[int]) -> bool:
-    return any("while True: pass" in _cmdline(p) for p in seen if _alive(p))
+    return any("while True: pass" in _cmdline(p) for p in seen if alive(p))
 
 
 @pytest.mark.live
@@ -342,7 +335,7 @@ def _big_dumps(folder: Path, servers: int = 12, tools: int = 600) -> Path:
 
 def _big_gateway_loading(seen: set[int]) -> bool:
     """The bench's upstream, floor and both gateways are started (the big one loading)."""
-    return sum(1 for p in seen if "toolsearch serve" in _cmdline(p) and _alive(p)) >= 2
+    return sum(1 for p in seen if "toolsearch serve" in _cmdline(p) and alive(p)) >= 2
 
 
 @pytest.mark.live

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from gateway_helpers import env, inspector, serve_argv, text_of, upstream_entry, write_config
 
+from tests.sources.source_helpers import alive
+
 pytestmark = pytest.mark.live
 
 
@@ -23,14 +25,6 @@ def _children(pid: int) -> list[int]:
     for task in Path(f"/proc/{pid}/task").iterdir():
         out += [int(c) for c in (task / "children").read_text().split()]
     return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
 
 
 def _serve_until_ready(tmp_path: Path, everything_bin: Path, stdin: int, stdout: int
@@ -70,9 +64,9 @@ def _stopped(proc: subprocess.Popen[bytes], upstreams: list[int], sig: int) -> s
     assert rc == 130, err
     assert "Traceback" not in err
     deadline = time.monotonic() + 5
-    while any(_alive(p) for p in upstreams) and time.monotonic() < deadline:
+    while any(alive(p) for p in upstreams) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(_alive(p) for p in upstreams), "upstream servers left running"
+    assert not any(alive(p) for p in upstreams), "upstream servers left running"
     return err
 
 

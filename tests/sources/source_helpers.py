@@ -53,6 +53,15 @@ def processes_with(marker: str) -> list[int]:
     return found
 
 
+def alive(pid: int) -> bool:
+    """Whether process *pid* runs (a zombie, waiting for its parent to reap it, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
 def wait_until(predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
