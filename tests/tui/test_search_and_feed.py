@@ -231,15 +231,20 @@ async def test_the_query_is_searched_again_after_a_tuning_key(make_app):
         assert pane.query_one("#hits-table-seed", DataTable).row_count == 2
 
 
+async def _compare(pilot, query: str) -> SearchPane:
+    """From launch, keys only: Search, compare on, *query* run; the Search pane."""
+    await settle(pilot)
+    await pilot.press("4", "c", "slash", *query, "enter")
+    await settle(pilot)
+    return pilot.app.query_one(SearchPane)
+
+
 async def test_compare_at_80x24_shows_a_hit_in_every_profile_table(make_app):
     """Keys only: with compare on in an 80x24 terminal the three tables are stacked; each must
     have room for a hit below its header (a horizontal scrollbar once took the seed's)."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("4", "c", "slash", *"scrape a web page", "enter")
-        await settle(pilot)
-        pane = app.query_one(SearchPane)
+        pane = await _compare(pilot, "scrape a web page")
         assert pane.compare
         for profile in ("seed", "latest", "bm25f"):
             table = pane.query_one(f"#hits-table-{profile}", DataTable)
@@ -284,10 +289,7 @@ async def test_compare_at_80x24_says_why_each_profile_has_zero_hits(make_app):
     tokens), so a query nothing matches showed three empty tables and no reason."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("4", "c", "slash", *"zzzqqq", "enter")
-        await settle(pilot)
-        pane = app.query_one(SearchPane)
+        pane = await _compare(pilot, "zzzqqq")
         for profile in ("seed", "latest", "bm25f"):
             head = pane.query_one(f"#hits-head-{profile}", Static)
             shown = " ".join("".join(s.text for s in strip) for strip in head.render_lines(
