@@ -128,10 +128,15 @@ def test_a_token_no_client_can_send_is_refused(tmp_path: Path, token: str,
     assert not started.exists()
 
 
-async def test_port_zero_announces_the_port_it_found(tmp_path: Path) -> None:
+@pytest.mark.parametrize("host", [(), ("--host", "[::1]")])
+async def test_port_zero_announces_the_port_it_found(tmp_path: Path,
+                                                     host: tuple[str, ...]) -> None:
+    """Also with ``--host [::1]``, an IPv6 address as a URL writes it: it was refused as
+    "non-loopback host '[::1]'"."""
     config, _started = _config(tmp_path)
+    shown = re.escape(host[1]) if host else r"127\.0\.0\.1"
     proc = subprocess.Popen(serve_argv([str(config)], "--transport", "http", "--port", "0",
-                                       "--events", str(tmp_path / "e.jsonl")),
+                                       *host, "--events", str(tmp_path / "e.jsonl")),
                             env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         assert proc.stderr is not None
@@ -140,7 +145,7 @@ async def test_port_zero_announces_the_port_it_found(tmp_path: Path) -> None:
             while not url:
                 line = (await anyio.to_thread.run_sync(proc.stderr.readline)).decode()
                 assert line, "the gateway ended before listening"
-                found = re.search(r"listening on (http://127\.0\.0\.1:(\d+)/mcp)", line)
+                found = re.search(rf"listening on (http://{shown}:(\d+)/mcp)", line)
                 if found:
                     assert int(found.group(2)) != 0
                     url = found.group(1)

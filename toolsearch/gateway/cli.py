@@ -84,6 +84,8 @@ def _token(args: argparse.Namespace) -> str | None:
                            "gateway speaks MCP on stdin/stdout, for a client that starts it)")
     if args.host is None:
         args.host = DEFAULT_HOST
+    elif args.host.startswith("[") and args.host.endswith("]"):
+        args.host = args.host[1:-1]  # [::1], as an IPv6 address is written in a URL
     if args.port is None:
         args.port = DEFAULT_PORT
     token = token_from_env(args.token_env) if args.token_env else None
