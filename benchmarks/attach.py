@@ -73,8 +73,14 @@ def _paged(tools: int, page_size: int) -> tuple[float, float, int]:
     return anyio.run(run)
 
 
+def _say_nothing(_what: str) -> None:
+    pass
+
+
 def _parallel(print_fn: Callable[[str], Any], label: str, configs: list[ServerConfig],
-              runs: int) -> tuple[float, float]:
+              runs: int, step: Callable[[str], None]) -> tuple[float, float]:
+    step(f"{label}: the slowest alone, then all {len(configs)} together"
+         + (f" ({runs} runs each)" if runs > 1 else ""))
     alone = _best(runs, lambda: _attach([configs[-1]]))
     together = _best(runs, lambda: _attach(configs))
     print_fn(f"  {label}: slowest alone {alone:.2f} s, all {len(configs)} together "
@@ -84,23 +90,27 @@ def _parallel(print_fn: Callable[[str], Any], label: str, configs: list[ServerCo
 
 def run_attach_bench(print_fn: Callable[[str], Any] = print, *, servers: int = SERVERS,
                      tools: int = PAGED_TOOLS, page_size: int = PAGE_SIZE,
-                     runs: int = 3) -> dict[str, Any]:
-    """Run the attach benchmark, printing a line per figure; returns every figure."""
+                     runs: int = 3, step: Callable[[str], None] = _say_nothing
+                     ) -> dict[str, Any]:
+    """Run the attach benchmark, printing a line per figure; returns every figure. *step* is
+    told each stage as it starts (``bench attach`` shows them on a terminal)."""
     delays = [round(0.1 * (i + 1) * SERVERS / servers, 3) for i in range(servers)]
     print_fn(f"attach: {servers} stdio servers, start-up latency {delays[0]:g}-{delays[-1]:g} s "
              f"({os.cpu_count()} CPUs, best of {runs})")
     minimal = [_server(f"m{i}", "--delay", str(d), module="minimal")
                for i, d in enumerate(delays)]
-    alone, together = _parallel(print_fn, "minimal servers", minimal, runs)
+    alone, together = _parallel(print_fn, "minimal servers", minimal, runs, step)
     ratio = together / alone
     parallel_ok = ratio <= PARALLEL_TARGET
     print_fn(f"  -> {ratio:.2f}x (target <= {PARALLEL_TARGET}x) {'ok' if parallel_ok else 'SLOW'}")
     sdk = [_server(f"s{i}", "--delay", str(d), "--tools", "20") for i, d in enumerate(delays)]
-    sdk_alone, sdk_together = _parallel(print_fn, "SDK servers (for information)", sdk, 1)
+    sdk_alone, sdk_together = _parallel(print_fn, "SDK servers (for information)", sdk, 1, step)
     plain = [_server(f"p{i}", "--tools", "20") for i in range(servers)]
     plain_alone, plain_together = _parallel(
-        print_fn, "SDK servers, no latency (CPU-bound, for information)", plain, 1)
+        print_fn, "SDK servers, no latency (CPU-bound, for information)", plain, 1, step)
 
+    step(f"paging: {tools:,} tools over pages of {page_size}"
+         + (f" ({runs} runs)" if runs > 1 else ""))
     best = min((_paged(tools, page_size) for _ in range(runs)), key=lambda r: r[0])
     list_s, attach_s, count = best
     pages = -(-tools // page_size)

@@ -166,7 +166,7 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
         _emit(args, results)
         return 0
     if args.bench == "attach":
-        _emit(args, module.run_attach_bench(quiet))
+        _emit(args, module.run_attach_bench(quiet, step=shown))
         return 0
     if args.bench == "gateway":
         _emit(args, module.run_gateway_bench(quiet, real_dir=_real_dir(args), step=shown))

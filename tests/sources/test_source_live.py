@@ -216,10 +216,20 @@ def test_attach_bench_smoke() -> None:
     from benchmarks.attach import run_attach_bench
 
     lines: list[str] = []
-    result = run_attach_bench(lines.append, servers=3, tools=120, page_size=50, runs=1)
+    steps: list[str] = []
+    result = run_attach_bench(lines.append, servers=3, tools=120, page_size=50, runs=1,
+                              step=steps.append)
     assert result["paged_tools"] == 120 and result["pages"] == 3
     assert result["parallel_s"] > 0 and result["slowest_alone_s"] > 0
     assert any(line.startswith("paging:") for line in lines)
+    # each stage is announced before it runs (`bench attach` shows them on a terminal; it
+    # was silent for half a minute)
+    assert steps == [
+        "minimal servers: the slowest alone, then all 3 together",
+        "SDK servers (for information): the slowest alone, then all 3 together",
+        "SDK servers, no latency (CPU-bound, for information): the slowest alone, then all 3 "
+        "together",
+        "paging: 120 tools over pages of 50"]
 
 
 def test_a_skipped_tool_the_config_excludes_is_not_warned_about() -> None:
