@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import statistics
 import sys
@@ -54,6 +55,9 @@ def _pct(values: list[float], q: float) -> float:
 
 
 INTERRUPTED = b"toolsearch: interrupted"
+#: What a gateway says on a normal start ("events -> FILE", "N tools offered (...)"): the bench
+#: starts three, so these lines are not news and are not relayed.
+START_LINE = re.compile(rb"toolsearch serve: (events -> |[\d,]+ tools offered )")
 _errlog: IO[str] | None = None
 """Where the servers this bench starts write their stderr (:func:`_servers_stderr_relayed`)."""
 
@@ -72,7 +76,7 @@ def _client(command: list[str]) -> Any:
 @contextlib.contextmanager
 def _servers_stderr_relayed(grace: float = 1.0) -> Iterator[None]:
     """The servers' stderr comes through a pipe and is relayed to ours line by line, minus
-    their own ``toolsearch: interrupted``: on Ctrl+C (or SIGTERM) the bench stops its
+    their normal start lines and their own ``toolsearch: interrupted``: on Ctrl+C (or SIGTERM) the bench stops its
     gateways with SIGTERM and each said it too, so the user read it three times. Everything
     else they write (an error, a warning) is relayed, before the bench's own last line: on
     the way out the relay waits up to *grace* seconds for the servers to close the pipe."""
@@ -82,7 +86,7 @@ def _servers_stderr_relayed(grace: float = 1.0) -> Iterator[None]:
     def relay() -> None:
         with open(read_fd, "rb") as reader:
             for line in reader:
-                if line.rstrip(b"\r\n") != INTERRUPTED:
+                if line.rstrip(b"\r\n") != INTERRUPTED and not START_LINE.match(line):
                     sys.stderr.write(line.decode(errors="replace"))
                     sys.stderr.flush()
 

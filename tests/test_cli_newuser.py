@@ -352,6 +352,8 @@ def test_ctrl_c_during_bench_gateway_stops_its_servers_at_once(tmp_path: Path,
     _one_interrupted_line(status, err)
     assert err.count("toolsearch: interrupted") == 1, err
     assert took < 2.5, f"{took:.1f} s to stop"
+    # the gateways' normal start lines are not relayed either (they read as the bench's own)
+    assert "toolsearch serve:" not in err, err
 
 
 @pytest.mark.live
