@@ -108,30 +108,51 @@ def atomic_replace(path: Path, data: bytes, *, shown: Path | None = None,
     path = target_of(Path(path))
     info = check_writable(path, shown)
     like = like or info
-    folder = path.parent if str(path.parent) else Path(".")
+    failed = f"{shown}: cannot write"
+    tmp = _staged(path, data, like, failed, sync=True,
+                  foreign=f"{shown}: owned by another user or group; refusing to replace it "
+                          "with a file of a different owner")
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise SourceError(f"{shown}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, stat.S_IMODE(like.st_mode) if like else _default_mode())
-        if like is not None and (like.st_uid != os.geteuid() or like.st_gid != os.getegid()):
-            try:
-                os.chown(tmp, like.st_uid, like.st_gid)
-            except PermissionError:
-                raise SourceError(f"{shown}: owned by another user or group; refusing to "
-                                  "replace it with a file of a different owner") from None
         os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise SourceError(f"{shown}: cannot write: {exc.strerror or exc}") from None
+            raise SourceError(f"{failed}: {exc.strerror or exc}") from None
         raise
+
+
+def _staged(path: Path, data: bytes, like: os.stat_result | None, failed: str, *,
+            sync: bool, foreign: str | None) -> str:
+    """*data* in a new temporary file beside *path*, with the mode, owner and group of *like*
+    (the umask's mode when None): the file's name, ready for ``os.replace``. An owner that
+    cannot be given raises *foreign* (None: the file stays ours); any other failure is
+    ``SourceError(failed: reason)``, and no temporary file is left."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise SourceError(f"{failed}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            if sync:
+                handle.flush()
+                os.fsync(handle.fileno())
+        os.chmod(tmp, stat.S_IMODE(like.st_mode) if like else _default_mode())
+        if like is not None and (like.st_uid != os.geteuid() or like.st_gid != os.getegid()):
+            try:
+                os.chown(tmp, like.st_uid, like.st_gid)
+            except PermissionError:
+                if foreign is not None:
+                    raise SourceError(foreign) from None
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise SourceError(f"{failed}: {exc.strerror or exc}") from None
+        raise
+    return tmp
 
 
 def backup_path_for(path: Path) -> Path:
@@ -186,25 +207,8 @@ def _stage_backup(path: Path, *, shown: Path | None = None) -> tuple[str, Path] 
                                      or stat.S_ISLNK(existing.st_mode)):
         raise SourceError(f"{backup}: exists and is not a file; refusing to save (move it away "
                           "so a backup can be kept)")
-    folder = backup.parent if str(backup.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{backup.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise SourceError(f"{backup}: cannot write the backup: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, stat.S_IMODE(info.st_mode))
-        if info.st_uid != os.geteuid() or info.st_gid != os.getegid():
-            with contextlib.suppress(PermissionError):
-                os.chown(tmp, info.st_uid, info.st_gid)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise SourceError(f"{backup}: cannot write the backup: {exc.strerror or exc}"
-                              ) from None
-        raise
+    tmp = _staged(backup, data, info, f"{backup}: cannot write the backup", sync=False,
+                  foreign=None)
     return tmp, backup
 
 
