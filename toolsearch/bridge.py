@@ -46,6 +46,7 @@ from .replies import (
     tool_error,
 )
 from .tooldefs import def_pass
+from .validation import parameters_of
 
 __all__ = [
     "OUTCOMES", "PROBE_HINT", "ActivityEvent", "Bridge", "BridgeReply", "DryRunExecutor",
@@ -86,16 +87,8 @@ def validate_deferred_call_args(
 ) -> dict[str, Any] | None:
     """The blind-call probe: the schema back when required keys are absent, else None."""
     try:
-        schema = schemas.get(name)
-        if not isinstance(schema, Mapping):
-            return None
-        fn = schema.get("function") if schema.get("type") == "function" else schema
-        if not isinstance(fn, Mapping):
-            return None
-        params = fn.get("parameters")
-        if not isinstance(params, Mapping):
-            return None
-        return missing_args_error(name, args, params)
+        params = parameters_of(schemas.get(name))
+        return None if params is None else missing_args_error(name, args, params)
     except Exception:  # never block dispatch
         return None
 
