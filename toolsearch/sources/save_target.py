@@ -12,15 +12,8 @@ from typing import Any
 
 from .detect import CATALOG, HERMES, KIND_LABELS, detect_kind
 from .errors import SourceError
-from .save import (
-    SaveResult,
-    TextToRewrite,
-    _plain,
-    _plain_value,
-    _rt_yaml,
-    clamped_values,
-    save_tool_search_block,
-)
+from .filesafe import check_writable, replace_with_backup
+from .save import SaveResult, _plain, _plain_value, _rt_yaml, clamped_values, save_tool_search_block
 
 YAML_SUFFIXES = (".yaml", ".yml")
 CATALOG_BLOCK = "tool_search (the catalog's own, top level)"
@@ -79,8 +72,15 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
     keys and comments kept; verified before anything is written; backup and atomic write)."""
     shown = Path(config_path)
     path = shown.resolve() if shown.is_symlink() else shown
-    read = TextToRewrite.read(path, shown, "catalog file")
-    text = read.text
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise SourceError(f"{shown}: not valid UTF-8; refusing to rewrite it") from None
+    bom = text.startswith("\ufeff")  # kept, as the Hermes config's save keeps them
+    text = text.removeprefix("\ufeff")
+    crlf = "\r\n" in text
+    if crlf:
+        text = text.replace("\r\n", "\n")
     try:
         before = _plain(text)
         rt, document = _rt_yaml(text)
@@ -112,7 +112,15 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
 
     new_text = next((c for c in (_splice_top_level(text, wanted), buffer.getvalue())
                      if kept(c)), None)
-    return SaveResult(shown, read.write(path, shown, new_text), tuple(changed))
+    if new_text is None:
+        raise SourceError(f"{shown}: refusing to save: the rewrite would not keep every other "
+                          "key exactly as it was")
+    if crlf:
+        new_text = new_text.replace("\n", "\r\n")
+    check_writable(path, shown)
+    backup = replace_with_backup(path, (("\ufeff" if bom else "") + new_text).encode("utf-8"),
+                                 shown=shown)
+    return SaveResult(shown, backup, tuple(changed))
 
 
 def _splice_top_level(text: str, block: Mapping[str, Any]) -> str | None:
