@@ -377,3 +377,23 @@ def test_bench_speed_checks_its_arguments_first(tmp_path: Path) -> None:
     assert run.returncode == 0, run
     assert run.stdout.splitlines()[0] == f"(--catalogs {missing}: no such folder: generated " \
                                          "catalogs only)"
+
+
+def test_bench_recall_finds_a_bundled_query_set_outside_a_checkout(tmp_path: Path) -> None:
+    """The README's ``--queries queries/seed-demo.jsonl`` (or the set's name) works from any
+    folder: a wheel install has no ``queries/`` in the working directory, and the sets it
+    ships were out of reach (``cannot read: No such file or directory``)."""
+    for value in ("queries/seed-demo.jsonl", "seed-demo.jsonl", "seed-demo"):
+        run = cli("bench", "recall", "seed-demo", "--queries", value, "--json", cwd=tmp_path)
+        assert run.returncode == 0, run
+        assert run.json()["n"] == 92  # type: ignore[index]
+    line = one_error_line(cli("bench", "recall", "seed-demo", "--queries", "seed-dem",
+                              cwd=tmp_path))
+    assert line.startswith("toolsearch: error: seed-dem: no such file, and not a bundled "
+                           "query set (bundled: five-servers, "), line
+    # a file of the same name in the working directory is the one read
+    (tmp_path / "seed-demo.jsonl").write_text("# mine\n", encoding="utf-8")
+    line = one_error_line(cli("bench", "recall", "seed-demo", "--queries", "seed-demo.jsonl",
+                              cwd=tmp_path))
+    assert line == "toolsearch: error: seed-demo.jsonl: no queries (JSON lines such as " \
+                   '{"query": "...", "gold": ["TOOL"]})', line
