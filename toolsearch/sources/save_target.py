@@ -5,7 +5,6 @@ it would rewrite it in another format or add a key nothing reads."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,15 @@ from typing import Any
 from .detect import CATALOG, HERMES, KIND_LABELS, detect_kind
 from .errors import SourceError
 from .filesafe import check_writable, replace_with_backup
-from .save import SaveResult, _plain, _plain_value, _rt_yaml, clamped_values, save_tool_search_block
+from .save import (
+    SaveResult,
+    _dump,
+    _plain,
+    _plain_value,
+    _rt_yaml,
+    clamped_values,
+    save_tool_search_block,
+)
 
 YAML_SUFFIXES = (".yaml", ".yml")
 CATALOG_BLOCK = "tool_search (the catalog's own, top level)"
@@ -99,8 +106,6 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
         return SaveResult(shown, None, ())
     block.update(changed)
     wanted = _plain_value(block)
-    buffer = io.StringIO()
-    rt.dump(document, buffer)
     keep = {k: v for k, v in (before or {}).items() if k != "tool_search"}
 
     def kept(candidate: str | None) -> bool:
@@ -110,8 +115,10 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
         return isinstance(after, dict) and after.get("tool_search") == wanted and \
             {k: v for k, v in after.items() if k != "tool_search"} == keep
 
-    new_text = next((c for c in (_splice_top_level(text, wanted), buffer.getvalue())
-                     if kept(c)), None)
+    new_text = _splice_top_level(text, wanted)
+    if not kept(new_text):  # the full dump only when needed: seconds on a big catalog
+        dumped = _dump(rt, document, text)
+        new_text = dumped if kept(dumped) else None
     if new_text is None:
         raise SourceError(f"{shown}: refusing to save: the rewrite would not keep every other "
                           "key exactly as it was")
