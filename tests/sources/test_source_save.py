@@ -240,3 +240,35 @@ def test_a_spliced_save_parses_the_file_with_ruamel_no_more_than_needed(
     assert yaml.safe_load(odd.read_text()) == {"tools": {"tool_search": {"threshold_pct": 7}},
                                                "model": {"default": "x"}}
     assert "\n    default: x\n" in odd.read_text()
+
+
+@pytest.mark.parametrize("where", ["hermes", "catalog"])
+def test_a_file_changed_during_the_save_is_not_overwritten(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """Another program (an editor, Hermes) writes the file while the save parses it, which
+    takes seconds on a big file: the save used to write its rewrite of the old content over
+    the new one (the new one only survived in the .bak). It is refused, nothing written."""
+    import toolsearch.sources.save as save_module
+    import toolsearch.sources.save_target as target_module
+
+    if where == "hermes":
+        path, text, module = tmp_path / "config.yaml", HERMES_CONFIG, save_module
+        save = save_module.save_tool_search_block
+    else:
+        path, module = tmp_path / "catalog.yaml", target_module
+        text = "name: c\ntool_search: {threshold_pct: 5}\ntoolsets: []\n"
+        save = target_module.save_catalog_block
+    path.write_text(text)
+    edited = text + "# added by the editor\n"
+    real = module._rt_yaml
+
+    def parse_while_edited(source: str) -> object:
+        result = real(source)
+        path.write_text(edited)
+        return result
+
+    monkeypatch.setattr(module, "_rt_yaml", parse_while_edited)
+    with pytest.raises(SourceError, match="changed while it was being saved .*nothing written"):
+        save(path, {"threshold_pct": 7})
+    assert path.read_text() == edited
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]

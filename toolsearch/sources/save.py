@@ -450,5 +450,5 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
         new_text = new_text.replace("\n", "\r\n")
     data = (("\ufeff" if bom else "") + new_text).encode("utf-8")
     check_writable(path, shown)
-    backup = replace_with_backup(path, data, shown=shown)
+    backup = replace_with_backup(path, data, shown=shown, read=raw)
     return SaveResult(shown, backup, tuple(changed))

@@ -11,7 +11,7 @@ from typing import Any
 
 from .detect import CATALOG, HERMES, KIND_LABELS, detect_kind
 from .errors import SourceError
-from .filesafe import check_writable, replace_with_backup
+from .filesafe import check_writable, read_bounded, replace_with_backup
 from .save import (
     SaveResult,
     _dump,
@@ -79,8 +79,9 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
     keys and comments kept; verified before anything is written; backup and atomic write)."""
     shown = Path(config_path)
     path = shown.resolve() if shown.is_symlink() else shown
+    raw = read_bounded(path, "catalog file")
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SourceError(f"{shown}: not valid UTF-8; refusing to rewrite it") from None
     bom = text.startswith("\ufeff")  # kept, as the Hermes config's save keeps them
@@ -126,7 +127,7 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
         new_text = new_text.replace("\n", "\r\n")
     check_writable(path, shown)
     backup = replace_with_backup(path, (("\ufeff" if bom else "") + new_text).encode("utf-8"),
-                                 shown=shown)
+                                 shown=shown, read=raw)
     return SaveResult(shown, backup, tuple(changed))
 
 
