@@ -312,6 +312,26 @@ def _executor_for(specs: Sequence[str], workspace: Workspace, timeout: float) ->
     return live_executor(specs, workspace, timeout=timeout)
 
 
+def _stdin_text() -> str:
+    """ARGS_JSON ``-``: the JSON read from stdin (bounded as a file is), for arguments too
+    long or too quoted for a shell word."""
+    from .sources.filesafe import MAX_FILE_BYTES
+
+    try:
+        raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    except (AttributeError, OSError) as exc:  # stdin closed (None) or unreadable
+        why = getattr(exc, "strerror", None) or "it is closed"
+        raise CliError(f"ARGS_JSON -: cannot read stdin: {why}") from None
+    if not raw.strip():
+        raise CliError("ARGS_JSON -: stdin is empty (pipe the JSON object in)")
+    if len(raw) > MAX_FILE_BYTES:
+        raise CliError(f"ARGS_JSON -: stdin holds over {MAX_FILE_BYTES} bytes")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CliError(f"ARGS_JSON -: stdin is not UTF-8 (byte {exc.start})") from None
+
+
 def cmd_call(args: argparse.Namespace) -> int:
     if len(args.sources_call) < 3:
         raise CliError("call needs SOURCE... BRIDGE_TOOL ARGS_JSON")
@@ -319,7 +339,7 @@ def cmd_call(args: argparse.Namespace) -> int:
     if bridge_name not in BRIDGES:
         raise CliError(f"unknown bridge tool {bridge_name!r} (one of {', '.join(BRIDGES)})")
     try:
-        call_args = parse_args_json(raw_args)
+        call_args = parse_args_json(_stdin_text() if raw_args == "-" else raw_args)
     except ValueError as exc:
         raise CliError(f"ARGS_JSON: {exc}") from None
     if not isinstance(call_args, dict):
@@ -560,7 +580,8 @@ def build_parser() -> argparse.ArgumentParser:
                  usage="toolsearch call SOURCE... BRIDGE_TOOL ARGS_JSON [options]")
     p.add_argument("sources_call", nargs="+", metavar="SOURCE... BRIDGE_TOOL ARGS_JSON",
                    help="one or more SOURCEs, then tool_search, tool_describe or tool_call, "
-                        "then its arguments as a JSON object ('{\"query\": \"issue\"}'); "
+                        "then its arguments as a JSON object ('{\"query\": \"issue\"}', "
+                        "or - to read it from stdin); "
                         "tool_call runs the tool only when a SOURCE names live servers (else "
                         "a dry run)")
     _common(p, json_out=True)

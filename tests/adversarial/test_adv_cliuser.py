@@ -397,3 +397,22 @@ def test_bench_recall_finds_a_bundled_query_set_outside_a_checkout(tmp_path: Pat
                               cwd=tmp_path))
     assert line == "toolsearch: error: seed-demo.jsonl: no queries (JSON lines such as " \
                    '{"query": "...", "gold": ["TOOL"]})', line
+
+
+def test_dash_reads_args_json_from_stdin_and_is_named_as_a_source() -> None:
+    """``call ... ARGS_JSON -`` reads the object from stdin (it was parsed as the JSON text
+    "-": "not valid JSON: Expecting value"); ``-`` as a SOURCE says stdin is not read (it
+    was "no such file, and not a sample catalog")."""
+    run = cli("call", "seed-demo", "tool_describe", "-", "--json",
+              stdin=b'{"name": "mcp__firecrawl__scrape"}\n')
+    assert run.returncode == 0, run
+    assert run.json()["activity"]["tool"] == "mcp__firecrawl__scrape"  # type: ignore[index]
+    for data, said in ((b"", "ARGS_JSON -: stdin is empty (pipe the JSON object in)"),
+                       (b"\xff{}", "ARGS_JSON -: stdin is not UTF-8 (byte 0)"),
+                       (b"[1]", "ARGS_JSON must be a JSON object")):
+        line = one_error_line(cli("call", "seed-demo", "tool_search", "-", stdin=data))
+        assert line == f"toolsearch: error: {said}", line
+    for argv in (("assemble", "-"), ("search", "-", "-q", "x"), ("explain", "-", "foo")):
+        line = one_error_line(cli(*argv, stdin=b"{}"))
+        assert line == "toolsearch: error: -: a SOURCE is not read from stdin; save it to a " \
+                       "file and name the file", line
