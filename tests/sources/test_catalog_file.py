@@ -189,6 +189,8 @@ def test_same_exposed_name_in_two_toolsets_keeps_the_first(tmp_path: Path) -> No
 TOOLSET_CASES = [
     ("unknown kind", {"name": "s", "kind": "magic", "tools": []}, "unknown kind 'magic'"),
     ("kind not string", {"name": "s", "kind": 3, "tools": []}, "unknown kind 3"),
+    # named as written: it was shown lowercased and stripped ('servr')
+    ("kind as written", {"name": "s", "kind": " Servr", "tools": []}, "unknown kind ' Servr'"),
     ("no name", {"kind": "mcp", "tools": []}, "toolset has no name"),
     ("tools not list", {"name": "s", "tools": {"a": 1}}, "tools is not a list"),
     ("not a mapping", "just text", "toolset entry is not a mapping"),

@@ -290,10 +290,10 @@ class _Reader:
             self.warn(where, f"skipped: {why}")
             return None
         spot, where = where, f"{where} ({name})"
-        kind = raw.get("kind", "mcp")
-        kind = kind.strip().lower() if isinstance(kind, str) else kind
-        if kind not in KINDS:
-            self.warn(where, f"skipped: unknown kind {bounded_repr(kind)} "
+        given = raw.get("kind", "mcp")
+        kind = given.strip().lower() if isinstance(given, str) else given
+        if kind not in KINDS:  # named as written ('Servr', not 'servr')
+            self.warn(where, f"skipped: unknown kind {bounded_repr(given)} "
                       f"(expected one of {', '.join(KINDS)})")
             return None
         tools = raw.get("tools")
