@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -202,7 +203,7 @@ def _run_operator_bench(args: argparse.Namespace) -> int:
             from .cli import CliError  # starts, in one line without a Python type name
 
             path = recall.query_file(args.queries)
-            if not (path.exists() or path.is_symlink()):
+            if not os.path.lexists(path):
                 sets = recall.bundled_query_sets()
                 raise CliError(f"{args.queries}: no such file, and not a bundled query set"
                                + (f" (bundled: {', '.join(sets)})" if sets else ""))

@@ -9,6 +9,7 @@ import importlib
 import json
 import logging
 import math
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -643,7 +644,8 @@ def _command_parser(parser: argparse.ArgumentParser,
 def _looks_like_source(word: str) -> bool:
     from .sources.samples import is_sample_name
 
-    return Path(word).exists() or is_sample_name(word) or "://" in word
+    # os.path.exists: Path.exists raises for a word longer than a file name may be
+    return os.path.exists(word) or is_sample_name(word) or "://" in word
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -34,6 +34,7 @@ by N tools that score higher, or not admitted at all (the ``latest`` gate / floo
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -143,7 +144,7 @@ def query_file(name: Path | str) -> Path:
     ``seed-demo.jsonl`` or ``queries/seed-demo.jsonl``, as the README writes it: a wheel
     install has no ``queries/`` folder in the working directory), else *name* unchanged."""
     path = Path(name)
-    if path.exists() or path.is_symlink():
+    if os.path.lexists(path):  # Path.exists raises for a name too long to be a file's
         return path
     stem = path.name.removesuffix(QUERY_SUFFIX)
     if path.is_absolute() or str(path.parent) not in (".", "queries") or \

@@ -416,3 +416,23 @@ def test_dash_reads_args_json_from_stdin_and_is_named_as_a_source() -> None:
         line = one_error_line(cli(*argv, stdin=b"{}"))
         assert line == "toolsearch: error: -: a SOURCE is not read from stdin; save it to a " \
                        "file and name the file", line
+
+
+def test_a_word_longer_than_a_file_name_is_read_as_a_word() -> None:
+    """A word of over 255 bytes (a pasted tool name, a stray argument) is no file name: the
+    operating system refuses to look it up (ENAMETOOLONG), and pathlib raises. It was a
+    traceback as the first word, the sample folder's path with "File name too long" as a
+    SOURCE, and "File name too long" instead of "unknown" for `explain`'s TOOL."""
+    long = "x" * 300
+    line = one_error_line(cli(long))
+    assert line.startswith(f"toolsearch: error: '{long}' is not a command, a file or a "
+                           "sample catalog"), line
+    for argv in (("assemble", long), ("tune", long, "--set", "threshold_pct=3")):
+        line = one_error_line(cli(*argv))
+        assert line.startswith(f"toolsearch: error: {long}: no such file, and not a sample "
+                               "catalog"), line
+    run = cli("explain", "seed-demo", "mcp__firecrawl__" + long)
+    assert run.returncode == 1 and run.stderr == "", run
+    assert run.stdout.startswith(f"mcp__firecrawl__{long}: unknown"), run
+    line = one_error_line(cli("bench", "recall", "seed-demo", "--queries", long))
+    assert line.startswith(f"toolsearch: error: {long}: no such file, and not a bundled "), line
