@@ -658,6 +658,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                              else argv))
     try:
         return _main(argv)
+    except KeyboardInterrupt:  # before _main's own handler (building the parser, ...)
+        print("toolsearch: interrupted", file=sys.stderr)
+        return 130
     finally:
         restore()
 

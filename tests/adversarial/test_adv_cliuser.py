@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from adv_helpers import cli, one_error_line, snapshot_files
 
 TOKEN = "ghp_" + "Zq7" * 12
@@ -436,3 +437,22 @@ def test_a_word_longer_than_a_file_name_is_read_as_a_word() -> None:
     assert run.stdout.startswith(f"mcp__firecrawl__{long}: unknown"), run
     line = one_error_line(cli("bench", "recall", "seed-demo", "--queries", long))
     assert line.startswith(f"toolsearch: error: {long}: no such file, and not a bundled "), line
+
+
+def test_an_interrupt_while_the_command_line_is_read_is_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl+C or SIGTERM in the first moments (the parser being built: `bench gateway`'s
+    SIGTERM reaches its `serve` child then) was a KeyboardInterrupt traceback, not the one
+    `toolsearch: interrupted` line and exit status 130."""
+    from toolsearch import cli as cli_module
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_module, "build_parser", interrupted)
+    try:
+        status = cli_module.main(["assemble", "seed-demo"])
+    except KeyboardInterrupt:
+        pytest.fail("the interrupt escaped main() as a traceback")
+    assert status == 130
+    assert capsys.readouterr().err == "toolsearch: interrupted\n"
