@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -67,7 +68,8 @@ def add_bench_parser(sub: Any, common: Callable[..., None]) -> None:
                    help=SOURCE_HELP + " (default: none, the whole suite)")
     p.add_argument("--queries", metavar="FILE.jsonl",
                    help='the query set, one JSON object a line such as {"query": "...", '
-                        '"gold": ["TOOL"]} (default: none, the whole suite)')
+                        '"gold": ["TOOL"]}, or a bundled set\'s name (seed-demo, '
+                        'models-web, ...) (default: none, the whole suite)')
     common(p, tuning=False)
     p.add_argument("--json", action="store_true", help=JSON_HELP)
 
@@ -200,8 +202,13 @@ def _run_operator_bench(args: argparse.Namespace) -> int:
         if args.bench == "recall":  # the query file first: a bad one fails before any server
             from .cli import CliError  # starts, in one line without a Python type name
 
+            path = recall.query_file(args.queries)
+            if not os.path.lexists(path):
+                sets = recall.bundled_query_sets()
+                raise CliError(f"{args.queries}: no such file, and not a bundled query set"
+                               + (f" (bundled: {', '.join(sets)})" if sets else ""))
             try:
-                queries = recall.load_queries(Path(args.queries))
+                queries = recall.load_queries(path)
             except (ValueError, RecursionError) as exc:
                 raise CliError(str(exc) if isinstance(exc, ValueError) else
                                f"{args.queries}: a line is nested too deeply") from None

@@ -9,6 +9,7 @@ import importlib
 import json
 import logging
 import math
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -312,6 +313,26 @@ def _executor_for(specs: Sequence[str], workspace: Workspace, timeout: float) ->
     return live_executor(specs, workspace, timeout=timeout)
 
 
+def _stdin_text() -> str:
+    """ARGS_JSON ``-``: the JSON read from stdin (bounded as a file is), for arguments too
+    long or too quoted for a shell word."""
+    from .sources.filesafe import MAX_FILE_BYTES
+
+    try:
+        raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    except (AttributeError, OSError) as exc:  # stdin closed (None) or unreadable
+        why = getattr(exc, "strerror", None) or "it is closed"
+        raise CliError(f"ARGS_JSON -: cannot read stdin: {why}") from None
+    if not raw.strip():
+        raise CliError("ARGS_JSON -: stdin is empty (pipe the JSON object in)")
+    if len(raw) > MAX_FILE_BYTES:
+        raise CliError(f"ARGS_JSON -: stdin holds over {MAX_FILE_BYTES} bytes")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CliError(f"ARGS_JSON -: stdin is not UTF-8 (byte {exc.start})") from None
+
+
 def cmd_call(args: argparse.Namespace) -> int:
     if len(args.sources_call) < 3:
         raise CliError("call needs SOURCE... BRIDGE_TOOL ARGS_JSON")
@@ -319,7 +340,7 @@ def cmd_call(args: argparse.Namespace) -> int:
     if bridge_name not in BRIDGES:
         raise CliError(f"unknown bridge tool {bridge_name!r} (one of {', '.join(BRIDGES)})")
     try:
-        call_args = parse_args_json(raw_args)
+        call_args = parse_args_json(_stdin_text() if raw_args == "-" else raw_args)
     except ValueError as exc:
         raise CliError(f"ARGS_JSON: {exc}") from None
     if not isinstance(call_args, dict):
@@ -560,7 +581,8 @@ def build_parser() -> argparse.ArgumentParser:
                  usage="toolsearch call SOURCE... BRIDGE_TOOL ARGS_JSON [options]")
     p.add_argument("sources_call", nargs="+", metavar="SOURCE... BRIDGE_TOOL ARGS_JSON",
                    help="one or more SOURCEs, then tool_search, tool_describe or tool_call, "
-                        "then its arguments as a JSON object ('{\"query\": \"issue\"}'); "
+                        "then its arguments as a JSON object ('{\"query\": \"issue\"}', "
+                        "or - to read it from stdin); "
                         "tool_call runs the tool only when a SOURCE names live servers (else "
                         "a dry run)")
     _common(p, json_out=True)
@@ -622,7 +644,8 @@ def _command_parser(parser: argparse.ArgumentParser,
 def _looks_like_source(word: str) -> bool:
     from .sources.samples import is_sample_name
 
-    return Path(word).exists() or is_sample_name(word) or "://" in word
+    # os.path.exists: Path.exists raises for a word longer than a file name may be
+    return os.path.exists(word) or is_sample_name(word) or "://" in word
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -635,6 +658,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                              else argv))
     try:
         return _main(argv)
+    except KeyboardInterrupt:  # before _main's own handler (building the parser, ...)
+        print("toolsearch: interrupted", file=sys.stderr)
+        return 130
     finally:
         restore()
 

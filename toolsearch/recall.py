@@ -34,6 +34,7 @@ by N tools that score higher, or not admitted at all (the ``latest`` gate / floo
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -46,6 +47,7 @@ from .catalog import Catalog, build_catalog
 from .classify import as_registry, classify_tools
 from .config import ToolSearchConfig
 from .profile import ProfileLike, as_profile
+from .resources import data_dir
 from .sources.filesafe import read_bounded
 from .tooldefs import mcp_tool_name
 
@@ -122,6 +124,33 @@ def parse_queries(lines: Iterable[str], origin: str = "<queries>") -> tuple[Quer
         except ValueError as exc:  # JSONDecodeError is a ValueError
             raise ValueError(f"{origin}:{number}: {exc}") from None
     return tuple(queries)
+
+
+QUERY_SUFFIX = ".jsonl"
+
+
+def bundled_query_sets() -> tuple[str, ...]:
+    """Names of the query sets installed with the package (``seed-demo``, ``models-web``, ...)."""
+    try:
+        folder = data_dir("queries")
+    except FileNotFoundError:
+        return ()
+    return tuple(sorted(p.name.removesuffix(QUERY_SUFFIX)
+                        for p in folder.glob(f"*{QUERY_SUFFIX}") if p.is_file()))
+
+
+def query_file(name: Path | str) -> Path:
+    """*name* when it exists, else the bundled set it names (``seed-demo``,
+    ``seed-demo.jsonl`` or ``queries/seed-demo.jsonl``, as the README writes it: a wheel
+    install has no ``queries/`` folder in the working directory), else *name* unchanged."""
+    path = Path(name)
+    if os.path.lexists(path):  # Path.exists raises for a name too long to be a file's
+        return path
+    stem = path.name.removesuffix(QUERY_SUFFIX)
+    if path.is_absolute() or str(path.parent) not in (".", "queries") or \
+            stem not in bundled_query_sets():
+        return path
+    return data_dir("queries") / f"{stem}{QUERY_SUFFIX}"
 
 
 def load_queries(path: Path | str) -> tuple[Query, ...]:

@@ -50,16 +50,16 @@ class Run:
 
 
 def cli(*args: str, timeout: float = 60.0, cwd: Path | None = None,
-        env: dict[str, str] | None = None) -> Run:
-    """``python -m toolsearch ARGS`` in a subprocess (the checked-out tree first on the path);
-    a run that outlives *timeout* fails the test as a hang."""
+        env: dict[str, str] | None = None, stdin: bytes | None = None) -> Run:
+    """``python -m toolsearch ARGS`` in a subprocess (the checked-out tree first on the path;
+    *stdin* piped in when given); a run that outlives *timeout* fails the test as a hang."""
     environ = {**os.environ, **(env or {})}
     environ["PYTHONPATH"] = os.pathsep.join([str(REPO), environ.get("PYTHONPATH", "")])
     environ.setdefault("PYTHONIOENCODING", "utf-8")
     started = time.monotonic()
     try:
         proc = subprocess.run([PYTHON, "-m", "toolsearch", *args], capture_output=True,
-                              timeout=timeout, cwd=cwd, env=environ)
+                              timeout=timeout, cwd=cwd, env=environ, input=stdin)
     except subprocess.TimeoutExpired as exc:
         raise AssertionError(f"toolsearch {' '.join(args)} hung (over {timeout} s)") from exc
     return Run(proc.returncode, proc.stdout.decode("utf-8", "replace"),

@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from adv_helpers import cli, one_error_line, snapshot_files
 
 TOKEN = "ghp_" + "Zq7" * 12
@@ -377,3 +378,81 @@ def test_bench_speed_checks_its_arguments_first(tmp_path: Path) -> None:
     assert run.returncode == 0, run
     assert run.stdout.splitlines()[0] == f"(--catalogs {missing}: no such folder: generated " \
                                          "catalogs only)"
+
+
+def test_bench_recall_finds_a_bundled_query_set_outside_a_checkout(tmp_path: Path) -> None:
+    """The README's ``--queries queries/seed-demo.jsonl`` (or the set's name) works from any
+    folder: a wheel install has no ``queries/`` in the working directory, and the sets it
+    ships were out of reach (``cannot read: No such file or directory``)."""
+    for value in ("queries/seed-demo.jsonl", "seed-demo.jsonl", "seed-demo"):
+        run = cli("bench", "recall", "seed-demo", "--queries", value, "--json", cwd=tmp_path)
+        assert run.returncode == 0, run
+        assert run.json()["n"] == 92  # type: ignore[index]
+    line = one_error_line(cli("bench", "recall", "seed-demo", "--queries", "seed-dem",
+                              cwd=tmp_path))
+    assert line.startswith("toolsearch: error: seed-dem: no such file, and not a bundled "
+                           "query set (bundled: five-servers, "), line
+    # a file of the same name in the working directory is the one read
+    (tmp_path / "seed-demo.jsonl").write_text("# mine\n", encoding="utf-8")
+    line = one_error_line(cli("bench", "recall", "seed-demo", "--queries", "seed-demo.jsonl",
+                              cwd=tmp_path))
+    assert line == "toolsearch: error: seed-demo.jsonl: no queries (JSON lines such as " \
+                   '{"query": "...", "gold": ["TOOL"]})', line
+
+
+def test_dash_reads_args_json_from_stdin_and_is_named_as_a_source() -> None:
+    """``call ... ARGS_JSON -`` reads the object from stdin (it was parsed as the JSON text
+    "-": "not valid JSON: Expecting value"); ``-`` as a SOURCE says stdin is not read (it
+    was "no such file, and not a sample catalog")."""
+    run = cli("call", "seed-demo", "tool_describe", "-", "--json",
+              stdin=b'{"name": "mcp__firecrawl__scrape"}\n')
+    assert run.returncode == 0, run
+    assert run.json()["activity"]["tool"] == "mcp__firecrawl__scrape"  # type: ignore[index]
+    for data, said in ((b"", "ARGS_JSON -: stdin is empty (pipe the JSON object in)"),
+                       (b"\xff{}", "ARGS_JSON -: stdin is not UTF-8 (byte 0)"),
+                       (b"[1]", "ARGS_JSON must be a JSON object")):
+        line = one_error_line(cli("call", "seed-demo", "tool_search", "-", stdin=data))
+        assert line == f"toolsearch: error: {said}", line
+    for argv in (("assemble", "-"), ("search", "-", "-q", "x"), ("explain", "-", "foo")):
+        line = one_error_line(cli(*argv, stdin=b"{}"))
+        assert line == "toolsearch: error: -: a SOURCE is not read from stdin; save it to a " \
+                       "file and name the file", line
+
+
+def test_a_word_longer_than_a_file_name_is_read_as_a_word() -> None:
+    """A word of over 255 bytes (a pasted tool name, a stray argument) is no file name: the
+    operating system refuses to look it up (ENAMETOOLONG), and pathlib raises. It was a
+    traceback as the first word, the sample folder's path with "File name too long" as a
+    SOURCE, and "File name too long" instead of "unknown" for `explain`'s TOOL."""
+    long = "x" * 300
+    line = one_error_line(cli(long))
+    assert line.startswith(f"toolsearch: error: '{long}' is not a command, a file or a "
+                           "sample catalog"), line
+    for argv in (("assemble", long), ("tune", long, "--set", "threshold_pct=3")):
+        line = one_error_line(cli(*argv))
+        assert line.startswith(f"toolsearch: error: {long}: no such file, and not a sample "
+                               "catalog"), line
+    run = cli("explain", "seed-demo", "mcp__firecrawl__" + long)
+    assert run.returncode == 1 and run.stderr == "", run
+    assert run.stdout.startswith(f"mcp__firecrawl__{long}: unknown"), run
+    line = one_error_line(cli("bench", "recall", "seed-demo", "--queries", long))
+    assert line.startswith(f"toolsearch: error: {long}: no such file, and not a bundled "), line
+
+
+def test_an_interrupt_while_the_command_line_is_read_is_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl+C or SIGTERM in the first moments (the parser being built: `bench gateway`'s
+    SIGTERM reaches its `serve` child then) was a KeyboardInterrupt traceback, not the one
+    `toolsearch: interrupted` line and exit status 130."""
+    from toolsearch import cli as cli_module
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_module, "build_parser", interrupted)
+    try:
+        status = cli_module.main(["assemble", "seed-demo"])
+    except KeyboardInterrupt:
+        pytest.fail("the interrupt escaped main() as a traceback")
+    assert status == 130
+    assert capsys.readouterr().err == "toolsearch: interrupted\n"

@@ -189,6 +189,8 @@ def test_same_exposed_name_in_two_toolsets_keeps_the_first(tmp_path: Path) -> No
 TOOLSET_CASES = [
     ("unknown kind", {"name": "s", "kind": "magic", "tools": []}, "unknown kind 'magic'"),
     ("kind not string", {"name": "s", "kind": 3, "tools": []}, "unknown kind 3"),
+    # named as written: it was shown lowercased and stripped ('servr')
+    ("kind as written", {"name": "s", "kind": " Servr", "tools": []}, "unknown kind ' Servr'"),
     ("no name", {"kind": "mcp", "tools": []}, "toolset has no name"),
     ("tools not list", {"name": "s", "tools": {"a": 1}}, "tools is not a list"),
     ("not a mapping", "just text", "toolset entry is not a mapping"),
@@ -370,7 +372,7 @@ def test_a_document_is_parsed_once_per_content(tmp_path: Path,
     parses: list[str] = []
     real = catalog_file._parse
     monkeypatch.setattr(catalog_file, "_parse",
-                        lambda path, text: parses.append(text) or real(path, text))
+                        lambda path, text, *more: parses.append(text) or real(path, text, *more))
     path = tmp_path / "cat.yaml"
     path.write_text("name: one\ntoolsets: []\n")
     first = catalog_file.read_document(path)[0]
@@ -379,3 +381,26 @@ def test_a_document_is_parsed_once_per_content(tmp_path: Path,
     path.write_text("name: two\ntoolsets: []\n")  # same size, new content
     assert catalog_file.read_document(path)[0]["name"] == "two"
     assert len(parses) == 2
+
+
+def test_a_key_written_twice_is_warned_with_the_one_read(tmp_path: Path) -> None:
+    """A key written twice in one mapping kept the last value without a word (JSON and
+    PyYAML both do, and so does Hermes): a first ``toolsets`` list vanished silently."""
+    tool = '{"name": "t", "description": "d"}'
+    doubled = tmp_path / "c.json"
+    doubled.write_text('{"name": "c", "toolsets": [{"name": "first", "tools": [' + tool + ']}],'
+                       ' "toolsets": [{"name": "second", "tools": [' + tool + ']}]}')
+    ws = load_catalog_file(doubled)
+    assert [t.name for t in ws.toolsets] == ["second"]
+    assert ws.warnings == ("c.json: duplicate key 'toolsets': only the last one is read",)
+    doubled = tmp_path / "c.yaml"
+    doubled.write_text("name: c\ntoolsets:\n- name: s\n  tools:\n  - name: t\n"
+                       "    description: one\n    description: two\n"
+                       "base: &b {x: 1}\nmerged: {<<: *b, <<: *b, 1: a, '1': b}\n")
+    ws = load_catalog_file(doubled)
+    assert ws.tool_defs()[0]["function"]["description"] == "two"
+    # a merge key twice and 1 beside '1' (two different keys) are not duplicates
+    assert ws.warnings == ("c.yaml: duplicate key 'description' (line 7): only the last one "
+                           "is read",)
+    assert load_catalog_file(Path(__file__).parents[2] / "sample_catalogs" /
+                             "seed-demo.yaml").warnings == ()

@@ -38,6 +38,7 @@ from toolsearch.caches import register_cache
 from toolsearch.sources.entries import entry_problem
 from toolsearch.sources.errors import SourceError
 from toolsearch.sources.filesafe import read_bounded
+from toolsearch.sources.redact import redact_text
 from toolsearch.sources.safe_yaml import YamlRefused, load_yaml
 from toolsearch.textsafe import bounded_repr
 from toolsearch.tooldefs import EMPTY_SCHEMA, freeze_def
@@ -112,7 +113,7 @@ def _decode_and_parse(path: Path, raw: bytes) -> tuple[Any, list[str], bool]:
     wide = wide_encoding(raw)
     if wide is not None:
         try:
-            return _parsed_text(path, raw.decode(wide)), warnings, False
+            return _parsed_text(path, raw.decode(wide), warnings), warnings, False
         except UnicodeDecodeError as exc:
             raise SourceError(f"{path}: starts with a {wide.upper()} byte-order mark but is "
                               f"not valid {wide.upper()} (byte {exc.start})") from None
@@ -126,19 +127,24 @@ def _decode_and_parse(path: Path, raw: bytes) -> tuple[Any, list[str], bool]:
             f"{path.name}: not valid UTF-8 (first bad byte at offset {exc.start}); "
             "undecodable bytes replaced, entries containing them skipped"
         )
-    return _parsed_text(path, text), warnings, lossy
+    return _parsed_text(path, text, warnings), warnings, lossy
 
 
-def _parsed_text(path: Path, text: str) -> Any:
+def _parsed_text(path: Path, text: str, warnings: list[str]) -> Any:
     text = text.removeprefix("\ufeff")
     if not text.strip():
         raise SourceError(f"{path}: file is empty")
-    return _parse(path, text)
+    duplicates: list[tuple[str, int]] = []
+    data = _parse(path, text, duplicates)
+    warnings.extend(f"{path.name}: duplicate key {redact_text(bounded_repr(key))}"
+                    + (f" (line {line})" if line else "") + ": only the last one is read"
+                    for key, line in duplicates)
+    return data
 
 
-def _parse(path: Path, text: str) -> Any:
+def _parse(path: Path, text: str, duplicates: list[tuple[str, int]]) -> Any:
     try:
-        return _parse_text(path, text)
+        return _parse_text(path, text, duplicates)
     except RecursionError:
         raise SourceError(f"{path}: skipped: nested too deeply to load") from None
     except YamlRefused as exc:
@@ -150,16 +156,26 @@ def _parse(path: Path, text: str) -> Any:
         raise SourceError(f"{path}: refused: {first[:120]}") from None
 
 
-def _parse_text(path: Path, text: str) -> Any:
+def _parse_text(path: Path, text: str, duplicates: list[tuple[str, int]]) -> Any:
     if path.suffix.lower() == ".json":
+        def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+            obj = dict(items)
+            if len(obj) < len(items) and len(duplicates) < 3:
+                seen: set[str] = set()
+                for key, _ in items:
+                    if key in seen and len(duplicates) < 3:
+                        duplicates.append((key, 0))
+                    seen.add(key)
+            return obj
+
         try:
-            return json.loads(text)
+            return json.loads(text, object_pairs_hook=pairs)
         except json.JSONDecodeError as exc:
             raise SourceError(
                 f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
             ) from None
     try:
-        return load_yaml(text)
+        return load_yaml(text, duplicates)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -290,10 +306,10 @@ class _Reader:
             self.warn(where, f"skipped: {why}")
             return None
         spot, where = where, f"{where} ({name})"
-        kind = raw.get("kind", "mcp")
-        kind = kind.strip().lower() if isinstance(kind, str) else kind
-        if kind not in KINDS:
-            self.warn(where, f"skipped: unknown kind {bounded_repr(kind)} "
+        given = raw.get("kind", "mcp")
+        kind = given.strip().lower() if isinstance(given, str) else given
+        if kind not in KINDS:  # named as written ('Servr', not 'servr')
+            self.warn(where, f"skipped: unknown kind {bounded_repr(given)} "
                       f"(expected one of {', '.join(KINDS)})")
             return None
         tools = raw.get("tools")

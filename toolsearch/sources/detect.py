@@ -124,6 +124,9 @@ def resolve_path(spec: str) -> Path:
             reason = "a symlink loop" if exc.errno == errno.ELOOP else \
                 f"a symlink to {os.readlink(path)!r}, which does not exist"
             raise SourceError(f"{spec}: {reason}; nothing to read") from None
+    if spec == "-":
+        raise SourceError("-: a SOURCE is not read from stdin; save it to a file and name "
+                          "the file")
     close = difflib.get_close_matches(spec, list_samples(), n=1, cutoff=0.75)
     hint = f"did you mean {close[0]!r}? " if close else ""
     samples = ", ".join(list_samples()) or "none installed"

@@ -159,12 +159,14 @@ def backup_path_for(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 
-def replace_with_backup(path: Path, data: bytes, *, shown: Path | None = None
-                        ) -> Path | None:
+def replace_with_backup(path: Path, data: bytes, *, shown: Path | None = None,
+                        read: bytes | None = None) -> Path | None:
     """:func:`atomic_replace` *path* with *data*, keeping the current content as
     ``<path>.bak``; the previous ``.bak`` is replaced only once the write has succeeded.
+    *read*: the content *data* was made from; a file that no longer holds it (changed by
+    another program while the caller worked) is refused, nothing written.
     Returns where the previous content is kept (None when *path* did not exist)."""
-    staged = _stage_backup(path, shown=shown)
+    staged = _stage_backup(path, shown=shown, read=read)
     try:
         atomic_replace(path, data, shown=shown)
     except BaseException:
@@ -180,7 +182,8 @@ def replace_with_backup(path: Path, data: bytes, *, shown: Path | None = None
         return Path(staged[0])  # saved; the previous content is kept under the temporary name
 
 
-def _stage_backup(path: Path, *, shown: Path | None = None) -> tuple[str, Path] | None:
+def _stage_backup(path: Path, *, shown: Path | None = None, read: bytes | None = None
+                  ) -> tuple[str, Path] | None:
     """The current content of *path* (a symlink: its target) copied to a temporary file
     beside ``<path>.bak``: (the temporary file, the backup path); None when *path* does not
     exist."""
@@ -198,6 +201,9 @@ def _stage_backup(path: Path, *, shown: Path | None = None) -> tuple[str, Path] 
         data = read_bounded(source, "file to back up", limit=max(info.st_size, MAX_FILE_BYTES))
     except SourceError as exc:
         raise SourceError(f"{shown}: cannot read for a backup: {exc}") from None
+    if read is not None and data != read:
+        raise SourceError(f"{shown}: changed while it was being saved (another program wrote "
+                          "it); nothing written, save again")
     backup = backup_path_for(Path(path))
     try:
         existing = os.lstat(backup)

@@ -67,10 +67,35 @@ def check_node_graph(root: yaml.Node, *, max_alias_nodes: int = MAX_ALIAS_NODES,
                 stack.append((child, False))
 
 
-def load_yaml(text: str) -> Any:
+def duplicate_keys(root: yaml.Node, limit: int = 3) -> list[tuple[str, int]]:
+    """The first *limit* keys written twice in one mapping, as (key, line); PyYAML keeps the
+    last one without a word (so does Hermes). Iterative, each node visited once."""
+    found: list[tuple[str, int]] = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack and len(found) < limit:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys: set[tuple[str, str]] = set()
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                    if (key.tag, key.value) in keys and len(found) < limit:
+                        found.append((key.value, key.start_mark.line + 1))
+                    keys.add((key.tag, key.value))
+                stack.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return sorted(found, key=lambda pair: pair[1])
+
+
+def load_yaml(text: str, duplicates: list[tuple[str, int]] | None = None) -> Any:
     """``yaml.safe_load`` with the bounds above. Raises ``yaml.YAMLError`` for invalid YAML,
     :class:`YamlRefused` for a refused one, ValueError for a number Python will not parse
-    (an integer of over 4,300 digits) and RecursionError for data nested too deeply to build."""
+    (an integer of over 4,300 digits) and RecursionError for data nested too deeply to build.
+    *duplicates*, when given, receives :func:`duplicate_keys` of the document."""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -78,6 +103,8 @@ def load_yaml(text: str) -> Any:
             return None
         if "&" in text:  # no anchor, no alias: nothing to expand, no cycle possible
             check_node_graph(node)
+        if duplicates is not None:
+            duplicates.extend(duplicate_keys(node))
         return loader.construct_document(node)
     finally:
         loader.dispose()

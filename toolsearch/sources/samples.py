@@ -39,7 +39,10 @@ def sample_path(name: str) -> Path | None:
     if folder is None or not stem or "/" in stem or "\\" in stem or stem.startswith("."):
         return None
     path = folder / f"{stem}{SAMPLE_SUFFIX}"
-    return path if path.is_file() else None
+    try:
+        return path if path.is_file() else None
+    except OSError:  # a name longer than a file name may be: no such sample
+        return None
 
 
 def list_samples() -> tuple[str, ...]:

@@ -101,18 +101,15 @@ _DUPLICATE_KEY = re.compile(r'found duplicate key ("[^"\n]{0,200}")')
 
 
 def _rt_yaml(text: str) -> tuple[Any, Any]:
+    """(the round-trip YAML, the document) of *text*; parsed once (ruamel is pure Python, a
+    parse of a 1 MB catalog takes seconds): the indentation is guessed only by :func:`_dump`."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
-    from ruamel.yaml.util import load_yaml_guess_indent
 
     try:
-        _, indent, block_seq_indent = load_yaml_guess_indent(text)
         rt = YAML(typ="rt")
         rt.preserve_quotes = True
         rt.width = 4096
-        mapping_indent = indent or 2
-        offset = block_seq_indent or 0
-        rt.indent(mapping=mapping_indent, sequence=max(mapping_indent, offset + 2), offset=offset)
         rt.explicit_start = text.lstrip().startswith("---")
         data = rt.load(text)
     except YAMLError as exc:
@@ -128,6 +125,20 @@ def _rt_yaml(text: str) -> tuple[Any, Any]:
     except Exception as exc:  # noqa: BLE001 - ruamel raises assorted errors on odd input
         raise SourceError(f"cannot parse for a safe round-trip: {exc}") from None
     return rt, data
+
+
+def _dump(rt: Any, document: Any, text: str) -> str:
+    """*document* written out in full with *text*'s own indentation (the fallback for shapes
+    the text splice does not handle)."""
+    from ruamel.yaml.util import load_yaml_guess_indent
+
+    _, indent, block_seq_indent = load_yaml_guess_indent(text)  # *text* parsed once already
+    mapping_indent = indent or 2
+    offset = block_seq_indent or 0
+    rt.indent(mapping=mapping_indent, sequence=max(mapping_indent, offset + 2), offset=offset)
+    buffer = io.StringIO()
+    rt.dump(document, buffer)
+    return buffer.getvalue()
 
 
 def _plain(text: str) -> Any:
@@ -386,8 +397,8 @@ def _verified(new_text: str, before: Any, block: Mapping[str, Any]) -> bool:
     """The new text parses, differs from the old only in tools.tool_search, and holds
     exactly the intended block."""
     try:
-        after = yaml.safe_load(new_text)
-    except yaml.YAMLError:
+        after = _plain(new_text)
+    except SourceError:
         return False
     if _without_block(after) != _without_block(before):
         return False
@@ -425,14 +436,13 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
         return SaveResult(shown, None, ())
     block = _plain_value(document["tools"]["tool_search"])
     try:  # a shape the splice does not know (merge keys `<<: *base`, ...): dump in full
-        candidates = [_splice(text, original, block, changed, _step(original))]
+        spliced = _splice(text, original, block, changed, _step(original))
     except (KeyError, IndexError, AttributeError, TypeError):
-        candidates = [None]
-    buffer = io.StringIO()
-    rt.dump(document, buffer)
-    candidates.append(buffer.getvalue())
-    new_text = next((c for c in candidates if c is not None and _verified(c, before, block)),
-                    None)
+        spliced = None
+    if spliced is None or not _verified(spliced, before, block):
+        dumped = _dump(rt, document, text)  # only when needed: seconds on a big file
+        spliced = dumped if _verified(dumped, before, block) else None
+    new_text = spliced
     if new_text is None:
         raise SourceError(f"{shown}: refusing to save: the rewrite would not keep every other "
                           "key exactly as it was")
@@ -440,5 +450,5 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
         new_text = new_text.replace("\n", "\r\n")
     data = (("\ufeff" if bom else "") + new_text).encode("utf-8")
     check_writable(path, shown)
-    backup = replace_with_backup(path, data, shown=shown)
+    backup = replace_with_backup(path, data, shown=shown, read=raw)
     return SaveResult(shown, backup, tuple(changed))

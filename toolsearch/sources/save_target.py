@@ -5,15 +5,22 @@ it would rewrite it in another format or add a key nothing reads."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .detect import CATALOG, HERMES, KIND_LABELS, detect_kind
 from .errors import SourceError
-from .filesafe import check_writable, replace_with_backup
-from .save import SaveResult, _plain, _plain_value, _rt_yaml, clamped_values, save_tool_search_block
+from .filesafe import check_writable, read_bounded, replace_with_backup
+from .save import (
+    SaveResult,
+    _dump,
+    _plain,
+    _plain_value,
+    _rt_yaml,
+    clamped_values,
+    save_tool_search_block,
+)
 
 YAML_SUFFIXES = (".yaml", ".yml")
 CATALOG_BLOCK = "tool_search (the catalog's own, top level)"
@@ -72,8 +79,9 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
     keys and comments kept; verified before anything is written; backup and atomic write)."""
     shown = Path(config_path)
     path = shown.resolve() if shown.is_symlink() else shown
+    raw = read_bounded(path, "catalog file")
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SourceError(f"{shown}: not valid UTF-8; refusing to rewrite it") from None
     bom = text.startswith("\ufeff")  # kept, as the Hermes config's save keeps them
@@ -99,8 +107,6 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
         return SaveResult(shown, None, ())
     block.update(changed)
     wanted = _plain_value(block)
-    buffer = io.StringIO()
-    rt.dump(document, buffer)
     keep = {k: v for k, v in (before or {}).items() if k != "tool_search"}
 
     def kept(candidate: str | None) -> bool:
@@ -110,8 +116,10 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
         return isinstance(after, dict) and after.get("tool_search") == wanted and \
             {k: v for k, v in after.items() if k != "tool_search"} == keep
 
-    new_text = next((c for c in (_splice_top_level(text, wanted), buffer.getvalue())
-                     if kept(c)), None)
+    new_text = _splice_top_level(text, wanted)
+    if not kept(new_text):  # the full dump only when needed: seconds on a big catalog
+        dumped = _dump(rt, document, text)
+        new_text = dumped if kept(dumped) else None
     if new_text is None:
         raise SourceError(f"{shown}: refusing to save: the rewrite would not keep every other "
                           "key exactly as it was")
@@ -119,7 +127,7 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
         new_text = new_text.replace("\n", "\r\n")
     check_writable(path, shown)
     backup = replace_with_backup(path, (("\ufeff" if bom else "") + new_text).encode("utf-8"),
-                                 shown=shown)
+                                 shown=shown, read=raw)
     return SaveResult(shown, backup, tuple(changed))
 
 
