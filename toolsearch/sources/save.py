@@ -411,20 +411,8 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
     *config_path*, keeping everything else. See the module docstring for the guarantees."""
     shown = Path(config_path)
     path = shown.resolve() if shown.is_symlink() else shown
-    raw = b""
-    if path.exists():
-        from .filesafe import read_bounded
-
-        raw = read_bounded(path, "config file")  # a regular file under the size limit
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SourceError(f"{shown}: not valid UTF-8; refusing to rewrite it") from None
-    bom = text.startswith("\ufeff")
-    text = text.removeprefix("\ufeff")
-    crlf = "\r\n" in text
-    if crlf:
-        text = text.replace("\r\n", "\n")
+    read = TextToRewrite.read(path, shown, "config file", missing_ok=True)
+    text = read.text
     try:
         before = _plain(text)
         rt, document = _rt_yaml(text)
@@ -442,13 +430,45 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
     if spliced is None or not _verified(spliced, before, block):
         dumped = _dump(rt, document, text)  # only when needed: seconds on a big file
         spliced = dumped if _verified(dumped, before, block) else None
-    new_text = spliced
-    if new_text is None:
-        raise SourceError(f"{shown}: refusing to save: the rewrite would not keep every other "
-                          "key exactly as it was")
-    if crlf:
-        new_text = new_text.replace("\n", "\r\n")
-    data = (("\ufeff" if bom else "") + new_text).encode("utf-8")
-    check_writable(path, shown)
-    backup = replace_with_backup(path, data, shown=shown, read=raw)
-    return SaveResult(shown, backup, tuple(changed))
+    return SaveResult(shown, read.write(path, shown, spliced), tuple(changed))
+
+
+@dataclass(frozen=True)
+class TextToRewrite:
+    """A YAML file's text as a save edits it: without its byte-order mark, with ``\\n`` line
+    ends; :meth:`write` puts both back as they were."""
+
+    raw: bytes
+    """The bytes read: a file that no longer holds them when written is refused."""
+    text: str
+    bom: bool
+    crlf: bool
+
+    @classmethod
+    def read(cls, path: Path, shown: Path, what: str, *, missing_ok: bool = False
+             ) -> TextToRewrite:
+        """*path*'s text (a regular file under the size limit, UTF-8; *missing_ok*: none yet,
+        read as empty). One-line :class:`SourceError` otherwise, naming *shown*."""
+        from .filesafe import read_bounded
+
+        raw = b"" if missing_ok and not path.exists() else read_bounded(path, what)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SourceError(f"{shown}: not valid UTF-8; refusing to rewrite it") from None
+        bom = text.startswith("\ufeff")
+        text = text.removeprefix("\ufeff")
+        crlf = "\r\n" in text
+        return cls(raw, text.replace("\r\n", "\n") if crlf else text, bom, crlf)
+
+    def write(self, path: Path, shown: Path, new_text: str | None) -> Path | None:
+        """*new_text* (None: no rewrite kept every other key) written over *path* with this
+        file's mark and line ends, atomically, after a backup; the backup's path."""
+        if new_text is None:
+            raise SourceError(f"{shown}: refusing to save: the rewrite would not keep every "
+                              "other key exactly as it was")
+        if self.crlf:
+            new_text = new_text.replace("\n", "\r\n")
+        check_writable(path, shown)
+        return replace_with_backup(path, (("\ufeff" if self.bom else "") + new_text
+                                          ).encode("utf-8"), shown=shown, read=self.raw)

@@ -11,9 +11,9 @@ from typing import Any
 
 from .detect import CATALOG, HERMES, KIND_LABELS, detect_kind
 from .errors import SourceError
-from .filesafe import check_writable, read_bounded, replace_with_backup
 from .save import (
     SaveResult,
+    TextToRewrite,
     _dump,
     _plain,
     _plain_value,
@@ -79,16 +79,8 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
     keys and comments kept; verified before anything is written; backup and atomic write)."""
     shown = Path(config_path)
     path = shown.resolve() if shown.is_symlink() else shown
-    raw = read_bounded(path, "catalog file")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SourceError(f"{shown}: not valid UTF-8; refusing to rewrite it") from None
-    bom = text.startswith("\ufeff")  # kept, as the Hermes config's save keeps them
-    text = text.removeprefix("\ufeff")
-    crlf = "\r\n" in text
-    if crlf:
-        text = text.replace("\r\n", "\n")
+    read = TextToRewrite.read(path, shown, "catalog file")
+    text = read.text
     try:
         before = _plain(text)
         rt, document = _rt_yaml(text)
@@ -120,15 +112,7 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
     if not kept(new_text):  # the full dump only when needed: seconds on a big catalog
         dumped = _dump(rt, document, text)
         new_text = dumped if kept(dumped) else None
-    if new_text is None:
-        raise SourceError(f"{shown}: refusing to save: the rewrite would not keep every other "
-                          "key exactly as it was")
-    if crlf:
-        new_text = new_text.replace("\n", "\r\n")
-    check_writable(path, shown)
-    backup = replace_with_backup(path, (("\ufeff" if bom else "") + new_text).encode("utf-8"),
-                                 shown=shown, read=raw)
-    return SaveResult(shown, backup, tuple(changed))
+    return SaveResult(shown, read.write(path, shown, new_text), tuple(changed))
 
 
 def _splice_top_level(text: str, block: Mapping[str, Any]) -> str | None:
