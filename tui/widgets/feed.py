@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
 from toolsearch.textsafe import shown
@@ -26,6 +27,8 @@ WHEN_WIDTH = 21
 """``MM:SS.s`` and the duration: the columns before an entry's outcome."""
 LABEL_WIDTH = 18
 FLUSH_DELAY = 0.1
+REDRAW_DELAY = 0.15
+"""Seconds after the last resize (or theme change) before the entries are drawn again."""
 HEAD = ("Calls, as the tool they reach \u00b7 Ctrl+T call \u00b7 Ctrl+G demo "
         "(Space pause, n step) \u00b7 Enter details \u00b7 c copy")
 HEAD_NARROW = "Enter details \u00b7 c copy \u00b7 Ctrl+T call \u00b7 Ctrl+G demo: Space pause, n step"
@@ -55,11 +58,16 @@ class ActivityFeed(Vertical):
         self._buffer: list[ActivityEntry] = []
         self._flush_pending = False
         self.lines_written = 0
+        self._drawn_for: tuple[int, str] | None = None  # (width, theme) the log was drawn at
+        self._redraw_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(HEAD, id="feed-head", markup=False)
         # min_width: RichLog renders at least 78 columns, wider than the view below 81 columns
         yield RichLog(id="feed-log", max_lines=MAX_LINES, wrap=True, markup=False, min_width=1)
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._redraw_later())
 
     def on_resize(self) -> None:
         head = self.query_one("#feed-head", Static)
@@ -67,6 +75,40 @@ class ActivityFeed(Vertical):
         text = HEAD if not width or len(HEAD) <= width else HEAD_NARROW
         if str(head.content) != text:
             head.update(text, layout=False)  # one line either way
+        self._redraw_later()
+
+    def _drawing_for(self) -> tuple[int, str]:
+        return self.query_one(RichLog).scrollable_content_region.width, self.app.theme
+
+    def _redraw_later(self) -> None:
+        """Draw the entries again once the size (or theme) settles: a log keeps each entry as
+        drawn, so after a resize the entries written wider ran off the right edge (behind a
+        horizontal scrollbar) and those written narrower stayed narrow; after a theme change
+        they kept the old theme's colours (dark greys on the light theme)."""
+        if self._drawn_for is None or not self.is_mounted:
+            return  # nothing drawn yet
+        if self._redraw_timer is not None:
+            self._redraw_timer.stop()
+        self._redraw_timer = self.set_timer(REDRAW_DELAY, self._redraw)
+
+    def _redraw(self) -> None:
+        self._redraw_timer = None
+        drawing_for = self._drawing_for()
+        if self._drawn_for is None or drawing_for == self._drawn_for or drawing_for[0] <= 0:
+            return
+        log = self.query_one(RichLog)
+        at_end = log.is_vertical_scroll_end
+        top = log.scroll_y
+        waiting = {e.seq for e in self._buffer}
+        written = [e for e in self.activity if e.seq <= self._last_seq and e.seq not in waiting]
+        log.clear()
+        self._drawn_for = None
+        if written:
+            log.write(Group(*(self.entry_renderable(e) for e in written)), expand=True,
+                      scroll_end=at_end)
+            self._drawn_for = drawing_for
+            if not at_end:
+                log.scroll_to(y=top, animate=False, immediate=True)
 
     def watch_activity(self, entries: tuple[ActivityEntry, ...]) -> None:
         if entries and entries[-1].seq < self._last_seq:  # cleared
@@ -74,10 +116,12 @@ class ActivityFeed(Vertical):
             self._buffer.clear()
             if self.is_mounted:
                 self.query_one(RichLog).clear()
+                self._drawn_for = None
         fresh = [e for e in entries if e.seq > self._last_seq]
         if not fresh:
             if not entries and self.is_mounted:
                 self.query_one(RichLog).clear()
+                self._drawn_for = None
                 self._last_seq = 0
             return
         self._last_seq = fresh[-1].seq
@@ -143,5 +187,11 @@ class ActivityFeed(Vertical):
             return
         log = self.query_one(RichLog)
         batch, self._buffer = self._buffer, []
+        drawing_for = self._drawing_for()
+        if self._drawn_for is not None and self._drawn_for != drawing_for:
+            self._buffer = batch  # the older entries are drawn again first, then these
+            self._redraw()
+            batch, self._buffer = self._buffer, []
         log.write(Group(*(self.entry_renderable(e) for e in batch)), expand=True)
+        self._drawn_for = drawing_for
         self.lines_written += len(batch)
