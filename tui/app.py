@@ -19,7 +19,6 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.reactive import Reactive, reactive
 from textual.screen import Screen
-from textual.widgets import TabbedContent
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
@@ -33,7 +32,7 @@ from .activity import ActivityEntry, clip
 from .ahead import StatesAhead
 from .commands import TABS, ToolSearchCommands
 from .key_order import KeyOrder
-from .keys import KEYS_BINDINGS, FocusEdge, QuietTabPane
+from .keys import KEYS_BINDINGS, ClickedTabs, FocusEdge, QuietTabPane
 from .messages import (
     ActivityLogged,
     ExactCountsReady,
@@ -160,7 +159,7 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
         yield QuietHeader()
         yield GaugesPane(id="gauges").data_bind(session=ToolSearchApp.session,
                                                 exact=ToolSearchApp.exact)
-        with TabbedContent(id="main-tabs"):
+        with ClickedTabs(id="main-tabs"):
             for i, (key, title) in enumerate(TABS, start=1):
                 with QuietTabPane(f"{i} {title}", id=f"tab-{key}"):
                     # only the first tab shows at start: the others mount after the first frame

@@ -108,6 +108,10 @@ class KeyOrder:
         app = self.app
         if app._exit or not app.screen_stack:
             return True  # quitting: nothing is left to take a key
+        if event.key == "escape" and app.screen.maximized is not None and \
+                app.escape_to_minimize:
+            return False  # Textual restores the maximized widget (the palette's "Maximize"):
+            # a pane's or the app's Esc binding took it first, and the operator was stuck
         focused = app.focused
         if not takes_typing(focused):
             check = app._check_bindings  # the lookup Textual makes when the key comes back

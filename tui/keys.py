@@ -12,7 +12,8 @@ from textual import events
 from textual.binding import Binding
 from textual.color import Color
 from textual.widget import Widget
-from textual.widgets import Input, TabPane, TextArea
+from textual.widgets import Input, TabbedContent, TabPane, TextArea
+from textual.widgets._tabbed_content import ContentTabs
 
 from .widgets.visibility import is_shown
 
@@ -29,6 +30,17 @@ MAIN_WIDGET: dict[str, str] = {
     "recall": "#recall-misses",
 }
 """Per tab, the widget that takes the cursor when the tab is shown (the first one on screen)."""
+
+
+class ClickedTabs(TabbedContent):
+    """Tabs whose bar never takes the cursor: a click on a tab shows its pane (whose main
+    widget then takes the cursor, as with the tab's key) and a click on the tab already shown
+    leaves the cursor where it was. A stock bar took the cursor on every click: clicking the
+    tab already shown left it in the bar, where none of the pane's keys worked (no `a` in
+    Servers, no `]` or scrolling in Listing) and the footer showed no pane key."""
+
+    def on_mount(self) -> None:
+        self.get_child_by_type(ContentTabs).can_focus = False
 
 
 class QuietTabPane(TabPane):

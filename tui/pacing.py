@@ -133,6 +133,9 @@ class PacedFrames(_Base):
 class PacedScreen(PacedFrames, Screen[object]):
     """The app's default screen."""
 
+    # a widget maximized from the palette keeps the footer: the keys, and how to quit
+    ALLOW_IN_MAXIMIZED_VIEW = "Footer,KeyFooter"
+
     def on_resize(self, event: events.Resize) -> None:
         """The screen is sent the terminal's size at launch and after every resize (the
         app's own resize handler ran at launch only): the app's width-dependent layout

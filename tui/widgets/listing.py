@@ -24,7 +24,7 @@ from toolsearch.tokens import estimate_text_tokens
 from toolsearch.tooldefs import def_description
 
 from ..key_order import focus_now
-from ..keys import QuietTabPane
+from ..keys import ClickedTabs, QuietTabPane
 from ..prepare import HiddenTabs, last_input_of
 from ..view import fmt, listing_fit
 from .textview import TextView
@@ -101,7 +101,7 @@ class ListingPane(CatchUpWhenShown, Vertical):
         self._tabs_held: TabbedContent | None = None
 
     def compose(self) -> ComposeResult:
-        with TabbedContent(id="listing-tabs"):
+        with ClickedTabs(id="listing-tabs"):
             for key, title in FORMS:
                 with QuietTabPane(title, id=f"listing-{key}"):  # the form shown stays put
                     yield Static("", id=f"listing-head-{key}", classes="listing-head")
