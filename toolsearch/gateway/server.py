@@ -17,7 +17,7 @@ import logging
 import socket
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -36,7 +36,7 @@ from toolsearch.tooldefs import def_function, thaw
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, HTTP_PATH
 from .clients import CLIENT_IDLE_SECONDS, ClientTracker
 from .events import GATEWAY_CATALOG_NAME, EventLog, catalog_path_for, catalog_problem
-from .upstream import DEFAULT_CALL_TIMEOUT, UpstreamPool, UpstreamResult
+from .upstream import CALL_PROGRESS, DEFAULT_CALL_TIMEOUT, UpstreamPool, UpstreamResult
 
 log = logging.getLogger("toolsearch.gateway")
 
@@ -124,6 +124,28 @@ def _upstream_reply(result: Any) -> Any:
         rest = {k: v for k, v in meta.items() if k != SERVER_INFO_META}
         return result.model_copy(update={"meta": rest or None})
     return result
+
+
+def _progress_relay(ctx: Any) -> Callable[[float, float | None, str | None],
+                                         Awaitable[None]] | None:
+    """For a client's ``tools/call`` that asked for progress (a ``progressToken`` in its
+    ``_meta``): a callback handing the upstream's progress on to that client, on that
+    request. A client's long call then shows its steps, and a client whose request timeout
+    restarts on progress (the TypeScript SDK's ``resetTimeoutOnProgress``) keeps waiting.
+    None when the client asked for none (the upstream is asked for none either)."""
+    from mcp.shared.jsonrpc_dispatcher import progress_token_from_params
+
+    if progress_token_from_params(getattr(ctx, "params", None)) is None:
+        return None
+    session = ctx.session
+
+    async def relay(progress: float, total: float | None, message: str | None) -> None:
+        try:
+            await session.report_progress(progress, total, message)
+        except Exception as exc:  # noqa: BLE001 - a client gone mid-call: the call goes on
+            log.debug("progress not handed on: %s", exc)
+
+    return relay
 
 
 def _result_bytes(result: Any) -> int:
@@ -235,6 +257,7 @@ class Gateway:
         name = params.name
         arguments = params.arguments if params.arguments is not None else {}
         started = time.perf_counter()
+        progress = CALL_PROGRESS.set(_progress_relay(ctx))
         try:
             kind, tool, outcome, summary, result = await self._dispatch(name, arguments)
         except anyio.get_cancelled_exc_class():
@@ -246,6 +269,8 @@ class Gateway:
                          target if isinstance(target, str) else None, "error", started,
                          arguments, None, CANCELLED_SUMMARY, at_once=True)
             raise
+        finally:
+            CALL_PROGRESS.reset(progress)
         self._record(client, kind, tool, outcome, started, arguments, result, summary)
         return result
 

@@ -15,6 +15,7 @@ import json
 import logging
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +53,13 @@ RELIST_MAX = 60.0
 RECONNECT_FIRST = 0.5
 RECONNECT_MAX = 10.0
 SUMMARY_TEXT = 2000
+
+ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
+CALL_PROGRESS: ContextVar[ProgressFn | None] = ContextVar("toolsearch_call_progress",
+                                                          default=None)
+"""Where the progress of the upstream call made in this context goes: the gateway sets it
+while it answers a client's ``tools/call`` that asked for progress (a ``progressToken``), and
+:meth:`UpstreamPool.execute` asks the upstream for progress and hands each step on."""
 
 
 @dataclass(frozen=True)
@@ -295,7 +303,8 @@ class UpstreamPool:
         limit = upstream.config.call_timeout or self.call_timeout
         try:
             with anyio.fail_after(limit):
-                result = await client.call_tool(own, thaw(dict(arguments)))
+                result = await client.call_tool(own, thaw(dict(arguments)),
+                                                progress_callback=CALL_PROGRESS.get())
         except TimeoutError:
             return ExecutionResult(False, None, f"{tool_name}: no answer from server "
                                                 f"{upstream.config.name!r} within {limit:g} s")

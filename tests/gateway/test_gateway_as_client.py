@@ -1,0 +1,133 @@
+"""The gateway used as a client's operator would: every kind of tool result passed through
+(audio, embedded resources, resource links, structured content, ``isError``), progress from a
+long upstream call reaching the client, a cancelled call cancelled upstream too. The
+official Python SDK client over streamable HTTP and over stdio, in front of a real SDK
+upstream (``servers/client_upstream.py``). No protocol mocks."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+import pytest
+from gateway_helpers import (
+    HERE,
+    env,
+    events_when,
+    serve_argv,
+    start_http_gateway,
+    stop,
+    text_of,
+    until,
+    write_config,
+)
+from mcp import Client, StdioServerParameters
+
+pytestmark = pytest.mark.live
+
+RICH = HERE / "servers" / "client_upstream.py"
+
+
+def rich_entry(name: str, *args: str) -> dict[str, Any]:
+    return {"command": sys.executable, "args": [str(RICH), "--name", name, *args]}
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, Path]]:
+    tmp = tmp_path_factory.mktemp("gwc")
+    notes = tmp / "notes.txt"
+    config = write_config(tmp / "servers.json", {
+        "rich": rich_entry("rich", "--notes", str(notes)),
+    })
+    events = tmp / "events.jsonl"
+    proc, url = start_http_gateway([str(config)], "--events", str(events),
+                                   "--call-timeout", "30")
+    try:
+        yield url, events, notes
+    finally:
+        stop(proc)
+
+
+def client(url: Any, **kw: Any) -> Client:
+    return Client(url, mode="legacy", cache=None,
+                  client_info=types.Implementation(name="pytest-client", version="1"), **kw)
+
+
+def dumped(result: Any) -> dict[str, Any]:
+    return result.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+async def test_every_kind_of_content_passes_through(gateway: tuple[str, Path, Path]) -> None:
+    url, _, _ = gateway
+    async with client(url) as c:
+        clip = dumped(await c.call_tool("tool_call", {"name": "mcp__rich__clip",
+                                                      "arguments": {}}))
+        assert [b["type"] for b in clip["content"]] == ["text", "audio"]
+        assert clip["content"][1]["mimeType"] == "audio/wav"
+        doc = dumped(await c.call_tool("tool_call", {"name": "mcp__rich__document",
+                                                     "arguments": {}}))
+        assert [b["type"] for b in doc["content"]] == ["resource", "resource", "resource_link"]
+        assert doc["content"][0]["resource"]["text"] == "the notes"
+        assert doc["content"][1]["resource"]["blob"] == "AAEC"
+        assert doc["content"][2]["uri"] == "file:///notes/c.txt"
+        reading = await c.call_tool("tool_call", {"name": "mcp__rich__sensor",
+                                                  "arguments": {"sensor": "t1"}})
+        assert reading.structured_content == {"sensor": "t1", "value": 3.25}
+        refused = await c.call_tool("tool_call", {"name": "mcp__rich__refuse", "arguments": {}})
+        assert refused.is_error and text_of(refused) == "refused: no"
+
+
+async def test_progress_of_a_long_upstream_call_reaches_the_client(
+        gateway: tuple[str, Path, Path]) -> None:
+    url, _, _ = gateway
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        seen.append((value, total, message))
+
+    async with client(url) as c:
+        done = await c.call_tool("tool_call", {"name": "mcp__rich__work",
+                                               "arguments": {"steps": 3}},
+                                 progress_callback=progress)
+    assert text_of(done) == "worked 3 steps"
+    assert seen == [(1, 3, "step 1 of 3"), (2, 3, "step 2 of 3"), (3, 3, "step 3 of 3")]
+
+
+async def test_a_call_the_client_cancels_is_cancelled_upstream(
+        gateway: tuple[str, Path, Path]) -> None:
+    url, events, notes = gateway
+    async with client(url) as c:
+        with anyio.move_on_after(1.5):
+            await c.call_tool("tool_call", {"name": "mcp__rich__wait",
+                                            "arguments": {"seconds": 25}})
+        await until(lambda: notes.exists() and "wait cancelled" in notes.read_text(), 10)
+        # the gateway and the upstream serve on
+        reading = await c.call_tool("tool_call", {"name": "mcp__rich__sensor",
+                                                  "arguments": {"sensor": "t2"}})
+        assert reading.structured_content == {"sensor": "t2", "value": 3.25}
+    records = await events_when(events, lambda rs: any(
+        e.get("tool") == "mcp__rich__wait" for e in rs))
+    wait = [e for e in records if e.get("tool") == "mcp__rich__wait"][-1]
+    assert wait["outcome"] == "error" and "cancelled" in wait["summary"]
+
+
+async def test_progress_reaches_a_client_over_stdio(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "servers.json", {"rich": rich_entry("rich")})
+    argv = serve_argv([str(config)], "--events", str(tmp_path / "events.jsonl"))
+    seen: list[str | None] = []
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        seen.append(message)
+
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=env(),
+                                   cwd=str(tmp_path))
+    async with client(params) as c:
+        done = await c.call_tool("tool_call", {"name": "mcp__rich__work",
+                                               "arguments": {"steps": 2}},
+                                 progress_callback=progress)
+    assert text_of(done) == "worked 2 steps"
+    assert seen == ["step 1 of 2", "step 2 of 2"]
