@@ -6,6 +6,7 @@ upstream (``servers/client_upstream.py``). No protocol mocks."""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from gateway_helpers import (
     HERE,
     env,
     events_when,
+    read_events,
     serve_argv,
     start_http_gateway,
     stop,
@@ -131,3 +133,82 @@ async def test_progress_reaches_a_client_over_stdio(tmp_path: Path) -> None:
                                  progress_callback=progress)
     assert text_of(done) == "worked 2 steps"
     assert seen == ["step 1 of 2", "step 2 of 2"]
+
+
+# -- upstream life ---------------------------------------------------------------------------
+
+
+def assembly_toolsets(events: Path) -> dict[str, dict[str, Any]]:
+    last = [e for e in read_events(events) if e["type"] == "assembly"][-1]
+    return {t["name"]: t for t in last["toolsets"]}
+
+
+async def test_an_upstream_that_cannot_start_says_why_in_its_own_words(tmp_path: Path) -> None:
+    """Its stderr names the failure (as ``toolsearch assemble`` shows it): the gateway threw
+    the stderr of its upstreams away and said "(no stderr output)"."""
+    config = write_config(tmp_path / "servers.json", {
+        "rich": rich_entry("rich"),
+        "dead": rich_entry("dead", "--exit-at-start", "2"),
+    })
+    events = tmp_path / "events.jsonl"
+    proc, url = start_http_gateway([str(config)], "--events", str(events))
+    try:
+        async with client(url) as c:
+            listed = await c.list_tools()
+            assert "mcp__rich__sensor" in (listed.tools[0].description or "")
+        error = assembly_toolsets(events)["dead"]["error"]
+        assert "dead: cannot start (status 2)" in error and "no stderr output" not in error
+    finally:
+        err = stop(proc)
+    assert "dead: cannot start (status 2)" in err
+
+
+async def test_an_upstream_that_dies_mid_call_comes_back_with_another_tool_set(
+        tmp_path: Path) -> None:
+    """The call that killed it fails with the server's last words; the server comes back
+    offering other tools: the client is told (list_changed), and the search finds the new
+    tool, not the old one; the events file keeps no secret of the server's."""
+    extra = tmp_path / "extra.txt"
+    extra.write_text("alpha_tool\n")
+    secret = "tok-9f8e7d6c5b4a39281706"
+    config = write_config(tmp_path / "servers.json", {"rich": {
+        **rich_entry("rich", "--extra-tools", str(extra)),
+        "env": {"CLIENT_UPSTREAM_TOKEN": secret}}})
+    events = tmp_path / "events.jsonl"
+    proc, url = start_http_gateway([str(config)], "--events", str(events))
+    changes: list[Any] = []
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            changes.append(message)
+
+    try:
+        async with client(url, message_handler=on_message) as c:
+            found = json.loads(text_of(await c.call_tool("tool_search",
+                                                         {"query": "extra tool"})))
+            assert [m["name"] for m in found["matches"]] == ["mcp__rich__alpha_tool"]
+            leaked = await c.call_tool("tool_call", {"name": "mcp__rich__leak",
+                                                     "arguments": {}})
+            assert leaked.is_error and "was refused" in text_of(leaked)
+            extra.write_text("beta_tool\n")
+            died = await c.call_tool("tool_call", {"name": "mcp__rich__vanish",
+                                                   "arguments": {}})
+            assert died.is_error
+            assert "rich: fatal error: the disk is on fire" in text_of(died)
+            await until(lambda: len(changes) >= 2, 20)  # gone, then back with beta_tool
+            found = json.loads(text_of(await c.call_tool("tool_search",
+                                                         {"query": "extra tool"})))
+            assert [m["name"] for m in found["matches"]] == ["mcp__rich__beta_tool"]
+            ran = await c.call_tool("tool_call", {"name": "mcp__rich__beta_tool",
+                                                  "arguments": {}})
+            assert text_of(ran) == "beta_tool ran"
+            listing = (await c.list_tools()).tools[0].description or ""
+            assert "beta_tool" in listing and "alpha_tool" not in listing
+        records = await events_when(events, lambda rs: any(
+            e.get("tool") == "mcp__rich__beta_tool" for e in rs))
+        vanished = [e for e in records if e.get("tool") == "mcp__rich__vanish"][-1]
+        assert vanished["outcome"] == "error" and "disk is on fire" in vanished["summary"]
+        assert secret not in events.read_text()
+    finally:
+        err = stop(proc)
+    assert "disk is on fire" in err and secret not in err

@@ -17,7 +17,7 @@ import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 import anyio
 
@@ -28,12 +28,14 @@ from toolsearch.sources.live import (
     ServerConfig,
     ServerListing,
     SkippedTool,
+    StderrTail,
     checked_specs,
     describe_failure,
     error_toolset,
     list_all_tools,
     open_client,
     skipped_warnings,
+    stderr_tail,
 )
 from toolsearch.tooldefs import mcp_tool_name, thaw
 from toolsearch.toolsets import Toolset, ToolsetStatus
@@ -96,6 +98,8 @@ class Upstream:
         self.kick = anyio.Event()
         self.tools: dict[str, str] = {}
         self.connects = 0
+        self.stderr: StderrTail | None = None
+        """The running stdio server's stderr (its last lines), for the reason a call failed."""
         self._listed: tuple[list[Any], str, tuple[SkippedTool, ...]] | None = None
 
     def relist(self) -> None:
@@ -187,11 +191,19 @@ class UpstreamPool:
     async def _serve(self, upstream: Upstream) -> None:
         delay = RECONNECT_FIRST
         while True:
+            stderr = upstream.stderr = StderrTail()  # its last lines say why it failed
             try:
-                await self._session(upstream)
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(stderr.pump)
+                    await self._session(upstream, stderr.writer)
+                    tg.cancel_scope.cancel()
                 reason = "server closed the connection"
             except Exception as exc:  # noqa: BLE001 - a dead server is an error row
-                reason = describe_failure(exc, upstream.config, timeout=self._limit(upstream))
+                reason = describe_failure(exc, upstream.config, timeout=self._limit(upstream),
+                                          stderr=stderr_tail(stderr.text()))
+            finally:
+                upstream.stderr = None
+                stderr.close()
             if upstream.client is not None:  # it was up: retry soon
                 delay = RECONNECT_FIRST
             before = upstream.listing
@@ -212,7 +224,9 @@ class UpstreamPool:
     def _limit(self, upstream: Upstream) -> float:
         return upstream.config.connect_timeout or self.connect_timeout
 
-    async def _session(self, upstream: Upstream) -> None:
+    async def _session(self, upstream: Upstream, stderr: IO[bytes] | None = None) -> None:
+        """One connection to *upstream*, from start to loss; a stdio server's stderr goes
+        to *stderr*."""
         import mcp_types as types
 
         async def on_message(message: Any) -> None:
@@ -221,7 +235,8 @@ class UpstreamPool:
 
         limit = self._limit(upstream)
         with anyio.fail_after(limit) as connecting:
-            async with open_client(upstream.config, message_handler=on_message) as client:
+            async with open_client(upstream.config, stderr,
+                                   message_handler=on_message) as client:
                 started = anyio.current_time()
                 skipped: list[SkippedTool] = []
                 tools = await list_all_tools(client, skipped)
@@ -311,6 +326,7 @@ class UpstreamPool:
         except Exception as exc:  # noqa: BLE001 - a failed call is a result, never a crash
             if not isinstance(exc, MCPError) or exc.code < -32700 or exc.code > -32000:
                 upstream.relist()  # maybe a lost connection: re-list (and reconnect if dead)
+            said = stderr_tail(upstream.stderr.text()) if upstream.stderr is not None else ""
             return ExecutionResult(False, None, describe_failure(exc, upstream.config,
-                                                                 timeout=limit))
+                                                                 timeout=limit, stderr=said))
         return ExecutionResult(True, UpstreamResult(result))

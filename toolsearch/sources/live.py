@@ -211,7 +211,7 @@ _NOISE = re.compile(r"^(?:at\s|Node\.js v\d|\W*$)")
 punctuation (a dumped object's closing brace)."""
 
 
-class _StderrTail:
+class StderrTail:
     """A stdio server's stderr through a pipe of which only the last :data:`STDERR_KEPT`
     bytes are kept (its last lines name a failure). Read at most some 64 MB a second, the
     pipe holds back a server that floods stderr; written to a temporary file, such a server
@@ -257,7 +257,7 @@ class _StderrTail:
             os.close(self._read)
 
 
-def _stderr_tail(data: str) -> str:
+def stderr_tail(data: str) -> str:
     """The line of the server's last stderr output that best says why it failed: the last
     line naming an error (node's ``Error: Cannot find module 'x'`` above its stack and its
     ``Node.js v20`` footer; Python's last traceback line), else the last line with words."""
@@ -515,6 +515,9 @@ async def _watch_exit(spawned: Sequence[_Spawned], closing: anyio.Event,
         return  # the server's child answers for it
     if closing.is_set():
         return
+    if entry.stdout_pipe and not _stdout_writers(entry.stdout_pipe):
+        # nothing holds its stdout: it simply exited (its end of file is on its way)
+        raise ServerExited(f"server exited with code {entry.process.returncode}")
     raise ServerExited(f"server exited with code {entry.process.returncode} while a process it "
                        "started kept its stdout open, silent")
 
@@ -905,7 +908,7 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
     garbage = _Garbage()
     sdk_log: list[str] = []
     _SERVER_LOG.set(sdk_log)
-    stderr = _StderrTail()
+    stderr = StderrTail()
     skipped: list[SkippedTool] = []
     try:
         try:
@@ -929,7 +932,7 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
                     tg.cancel_scope.cancel()
         except Exception as exc:  # noqa: BLE001 - every server fault becomes an error row
             reason = describe_failure(exc, config, timeout=limit,
-                                      stderr=_stderr_tail(stderr.text()),
+                                      stderr=stderr_tail(stderr.text()),
                                       garbage=garbage.lines, sdk_log=sdk_log)
             return ServerListing(error_toolset(config, reason),
                                  seconds=anyio.current_time() - started)

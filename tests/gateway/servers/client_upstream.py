@@ -15,6 +15,7 @@ from pathlib import Path
 import anyio
 import mcp_types as types
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel
 
 parser = argparse.ArgumentParser()
@@ -81,6 +82,11 @@ def refuse() -> types.CallToolResult:
                                 is_error=True)
 
 
+@server.tool(description="Fail with an error that quotes this server's token.")
+def leak() -> str:
+    raise ToolError(f"the token {os.environ.get('CLIENT_UPSTREAM_TOKEN', '')} was refused")
+
+
 @server.tool(description="Work in steps, reporting progress and logging each step.")
 async def work(ctx: Context, steps: int = 3) -> str:
     for step in range(1, steps + 1):
@@ -105,6 +111,7 @@ async def wait(seconds: float = 60.0) -> str:
 @server.tool(description="Exit this server process in the middle of the call.")
 async def vanish(ctx: Context) -> str:
     await anyio.sleep(0.2)
+    print(f"{OPTS.name}: fatal error: the disk is on fire", file=sys.stderr, flush=True)
     os._exit(4)
 
 
