@@ -7,6 +7,7 @@ upstream (``servers/client_upstream.py``). No protocol mocks."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +29,8 @@ from gateway_helpers import (
     write_config,
 )
 from mcp import Client, StdioServerParameters
+
+from tests.sources.source_helpers import free_port, listening
 
 pytestmark = pytest.mark.live
 
@@ -212,3 +215,47 @@ async def test_an_upstream_that_dies_mid_call_comes_back_with_another_tool_set(
     finally:
         err = stop(proc)
     assert "disk is on fire" in err and secret not in err
+
+
+async def test_an_http_upstream_that_answers_401_500_or_closes_the_stream(
+        tmp_path: Path) -> None:
+    """A call the HTTP upstream answers with an error status says which (a 401: its token
+    expired), not the SDK's stand-in "server error -32603: Server returned an error
+    response"; a stream closed with no reply is an error too; the upstream is used again
+    once it answers; the password and ``api_key`` of its URL never reach the events file."""
+    mode = tmp_path / "mode"
+    port = free_port()
+    web = subprocess.Popen([sys.executable, str(HERE / "servers" / "http_upstream.py"),
+                            "--port", str(port), "--mode-file", str(mode)],
+                           env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    config = write_config(tmp_path / "servers.json", {"web": {
+        "url": f"http://someone:pw-4b3c2d1e@127.0.0.1:{port}/mcp?api_key=qk-8a7b6c5d4e"}})
+    events = tmp_path / "events.jsonl"
+    proc = None
+    try:
+        await until(lambda: listening(port), 30)
+        proc, url = start_http_gateway([str(config)], "--events", str(events))
+        add = {"name": "mcp__web__add", "arguments": {"a": 2, "b": 3}}
+        async with client(url) as c:
+            assert text_of(await c.call_tool("tool_call", add)) == "5"
+            said = {}
+            for spoil in ("500", "401", "close"):
+                mode.write_text(spoil)
+                failed = await c.call_tool("tool_call", add)
+                assert failed.is_error
+                said[spoil] = json.loads(text_of(failed))["error"]
+            mode.write_text("ok")
+            assert text_of(await c.call_tool("tool_call", add)) == "5"
+        assert said["500"] == "HTTP 500 Internal Server Error"
+        assert said["401"] == "HTTP 401 Unauthorized"
+        assert "ended without a response" in said["close"]
+        records = await events_when(events, lambda rs: sum(
+            e.get("tool") == "mcp__web__add" for e in rs) >= 5)
+        summaries = [e["summary"] for e in records if e.get("tool") == "mcp__web__add"]
+        assert "HTTP 401 Unauthorized" in summaries
+        text = events.read_text() + (tmp_path / "events.catalog.json").read_text()
+        assert "pw-4b3c2d1e" not in text and "qk-8a7b6c5d4e" not in text
+    finally:
+        err = stop(proc) if proc is not None else ""
+        stop(web)
+    assert "pw-4b3c2d1e" not in err and "qk-8a7b6c5d4e" not in err

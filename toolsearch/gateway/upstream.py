@@ -29,6 +29,7 @@ from toolsearch.sources.live import (
     ServerListing,
     SkippedTool,
     StderrTail,
+    call_failure,
     checked_specs,
     describe_failure,
     error_toolset,
@@ -327,6 +328,7 @@ class UpstreamPool:
             if not isinstance(exc, MCPError) or exc.code < -32700 or exc.code > -32000:
                 upstream.relist()  # maybe a lost connection: re-list (and reconnect if dead)
             said = stderr_tail(upstream.stderr.text()) if upstream.stderr is not None else ""
-            return ExecutionResult(False, None, describe_failure(exc, upstream.config,
+            return ExecutionResult(False, None, describe_failure(call_failure(exc, client),
+                                                                 upstream.config,
                                                                  timeout=limit, stderr=said))
         return ExecutionResult(True, UpstreamResult(result))

@@ -522,6 +522,20 @@ async def _watch_exit(spawned: Sequence[_Spawned], closing: anyio.Event,
                        "started kept its stdout open, silent")
 
 
+_HTTP_STATUSES: dict[int, list[str]] = {}
+"""The latest error statuses of each open HTTP client's server, by the client's ``id`` (see
+:func:`call_failure`); dropped as the client closes."""
+
+
+def call_failure(exc: BaseException, client: Any) -> BaseException:
+    """*exc*, a request on *client* (from :func:`open_client`) that failed, as
+    :func:`describe_failure` best tells it: the HTTP status an HTTP server answered a call with
+    (``HTTP 401 Unauthorized``: its token expired), not the SDK's stand-in ``server error
+    -32603: Server returned an error response``."""
+    status = _http_status(exc, _HTTP_STATUSES.get(id(client), ()))
+    return HttpStatus(status) if status else exc
+
+
 def _http_status(exc: BaseException, statuses: Sequence[str]) -> str:
     """The HTTP status behind the SDK's stand-in error for a non-2xx answer, if that is what
     *exc* is (a JSON-RPC error the server sent in the body is its own and is kept)."""
@@ -573,6 +587,7 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
             async def note_status(response: httpx2.Response) -> None:
                 if response.status_code >= 400:
                     statuses.append(f"HTTP {response.status_code} {response.reason_phrase}".strip())
+                    del statuses[:-4]  # the latest say it; a long session keeps no more
 
             http = await stack.enter_async_context(httpx2.AsyncClient(
                 headers=dict(config.headers), timeout=httpx2.Timeout(30.0, read=300.0),
@@ -583,6 +598,8 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
         client = Client(transport, cache=None, message_handler=cast(Any, message_handler),
                         client_info=types.Implementation(name="toolsearch", version="0.1.0"))
         if config.transport == "http":
+            _HTTP_STATUSES[id(client)] = statuses
+            stack.callback(_HTTP_STATUSES.pop, id(client), None)
             try:
                 yield await stack.enter_async_context(client)
             except Exception as exc:
