@@ -636,25 +636,63 @@ class LineTooLong(ValueError):
     """A stdio server wrote more than :data:`MAX_LINE` characters with no line end."""
 
 
+_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
+_ESCAPED_SURROGATE = re.compile(r"(\\+)u([dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def mend_surrogates(text: str) -> str:
+    """*text* (whole lines of JSON) with each escaped UTF-16 surrogate that is not half of a
+    pair (``\\ud83d`` alone) made ``\\ufffd``. A JavaScript server that cuts a string in the
+    middle of an emoji sends one; JSON.parse takes it, the SDK's parser refuses the whole
+    message, and the request it answers waited out its whole timeout. Linear; a text with no
+    such escape is returned as is."""
+    if not _SURROGATE_HINT.search(text):
+        return text
+    escapes = [m for m in _ESCAPED_SURROGATE.finditer(text) if len(m.group(1)) % 2]
+    parts: list[str] = []
+    last = i = 0
+    while i < len(escapes):
+        m = escapes[i]
+        if int(m.group(2), 16) < 0xDC00 and i + 1 < len(escapes):
+            n = escapes[i + 1]
+            if n.start() == m.end() and len(n.group(1)) == 1 and int(n.group(2), 16) >= 0xDC00:
+                i += 2  # a high and a low surrogate: one character
+                continue
+        start = m.end() - 6  # the escape's own backslash
+        parts += [text[last:start], "\\ufffd"]
+        last = m.end()
+        i += 1
+    parts.append(text[last:])
+    return "".join(parts)
+
+
 class _WholeLines(TextReceiveStream):
-    """A server's stdout as text handed over only up to a line end. The SDK's stdio reader
-    joins each chunk it reads to the part of a line it holds, which is quadratic in the
-    line: a 20 MB reply took 18 s, and the gateway, its pings queued behind it, gave the
-    server up as hung. Handed whole lines, it joins each line once."""
+    """A server's stdout as text handed over in whole lines (the part of a line read after
+    the last line end is kept for the next call). The SDK's stdio reader joins each chunk it
+    reads to the part of a line it holds, which is quadratic in the line: a 20 MB reply took
+    18 s, and the gateway, its pings queued behind it, gave the server up as hung. Handed
+    whole lines, it joins each line once; and each line's lone surrogates are mended
+    (:func:`mend_surrogates`), which needs the whole line."""
+
+    _rest: str = ""
 
     async def receive(self) -> str:
-        parts: list[str] = []
-        size = 0
+        parts: list[str] = [self._rest] if self._rest else []
+        size = len(self._rest)
+        self._rest = ""
         while True:
             try:
                 text = await super().receive()
             except anyio.EndOfStream:
                 if parts:
-                    return "".join(parts)
+                    return mend_surrogates("".join(parts))
                 raise
+            end = text.rfind("\n")
+            if end >= 0:
+                parts.append(text[: end + 1])
+                self._rest = text[end + 1:]
+                return mend_surrogates("".join(parts))
             parts.append(text)
-            if "\n" in text:
-                return "".join(parts)
             size += len(text)
             if size > MAX_LINE:  # a line with no end: kept whole, it grew by GBs a minute
                 # killed now: the SDK's reader drains stdout to its end before it gives up
