@@ -259,3 +259,26 @@ async def test_an_http_upstream_that_answers_401_500_or_closes_the_stream(
         err = stop(proc) if proc is not None else ""
         stop(web)
     assert "pw-4b3c2d1e" not in err and "qk-8a7b6c5d4e" not in err
+
+
+async def test_a_tool_shown_directly_keeps_its_title_annotations_and_output_schema(
+        tmp_path: Path) -> None:
+    """With tool search off every tool is shown directly: each keeps what its server listed
+    beside its schema (a client asks before a destructive tool, checks structured content
+    against the output schema); the gateway showed name, description and input only."""
+    config = write_config(tmp_path / "servers.json", {"rich": rich_entry("rich")})
+    proc, url = start_http_gateway([str(config)], "--set", "enabled=off")
+    try:
+        async with client(url) as c:
+            tools = {t.name: t for t in (await c.list_tools()).tools}
+            sensor = tools["mcp__rich__sensor"]
+            assert sensor.title == "Sensor reader"
+            assert sensor.annotations is not None and sensor.annotations.read_only_hint
+            assert sensor.annotations.destructive_hint is False
+            assert sensor.output_schema is not None
+            assert sensor.output_schema["required"] == ["sensor", "value"]
+            assert tools["mcp__rich__clip"].output_schema is None
+            reading = await c.call_tool("mcp__rich__sensor", {"sensor": "t3"})
+            assert reading.structured_content == {"sensor": "t3", "value": 3.25}
+    finally:
+        stop(proc)

@@ -85,15 +85,29 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _mcp_tool(tool_def: Mapping[str, Any]) -> Any:
+LISTED_FIELDS = ("title", "annotations", "output_schema", "icons")
+"""What a tool shown to the client directly keeps of its upstream listing, beside its name,
+description and input schema: its title, its annotations (``readOnlyHint``,
+``destructiveHint``: a client asks before running a destructive tool), its output schema
+(the ``structuredContent`` it returns) and its icons."""
+
+
+def _mcp_tool(tool_def: Mapping[str, Any], listed: Any = None) -> Any:
+    """The MCP tool a client sees for *tool_def*; *listed*: the upstream's own listing of
+    it, for a tool shown directly (see :data:`LISTED_FIELDS`)."""
     import mcp_types as types
 
     fn = def_function(tool_def)
     params = fn.get("parameters")
     schema = thaw(params) if isinstance(params, Mapping) else {}
     schema.setdefault("type", "object")
-    return types.Tool(name=str(fn.get("name") or ""), description=fn.get("description") or "",
+    tool = types.Tool(name=str(fn.get("name") or ""), description=fn.get("description") or "",
                       input_schema=schema)
+    if isinstance(listed, types.Tool):
+        kept = {f: getattr(listed, f) for f in LISTED_FIELDS if getattr(listed, f, None)}
+        if kept:
+            tool = tool.model_copy(update=kept)
+    return tool
 
 
 def _json_result(value: Any) -> Any:
@@ -419,7 +433,8 @@ class Gateway:
     async def apply(self, state: SessionState) -> bool:
         """Offer *state*'s assembly; notify the clients when the tools they see changed."""
         assembly = state.assembly
-        tools = [_mcp_tool(d) for d in assembly.tool_defs]
+        tools = [_mcp_tool(d, None if def_name(d) in BRIDGE_TOOL_NAMES else
+                           self.pool.listed_tool(def_name(d))) for d in assembly.tool_defs]
         changed = [t.model_dump() for t in tools] != [t.model_dump() for t in self._tools]
         self.state = state
         self._tools = tools

@@ -98,6 +98,9 @@ class Upstream:
         self.ready = anyio.Event()
         self.kick = anyio.Event()
         self.tools: dict[str, str] = {}
+        self.listed: dict[str, Any] = {}
+        """Each exposed name's tool as the server listed it (its title, annotations, output
+        schema: what a client shown the tool directly reads)."""
         self.connects = 0
         self.stderr: StderrTail | None = None
         """The running stdio server's stderr (its last lines), for the reason a call failed."""
@@ -124,6 +127,9 @@ class Upstream:
                 given.setdefault(tool.name.strip(), tool.name)
         self.tools = {mcp_tool_name(self.config.name, s.name): given.get(s.name, s.name)
                       for s in specs}
+        by_name = {tool.name: tool for tool in tools if isinstance(tool.name, str)}
+        self.listed = {exposed: by_name[own] for exposed, own in self.tools.items()
+                       if own in by_name}
         self.listing = ServerListing(Toolset(
             name=self.config.name, kind="mcp", tools=specs,
             status=ToolsetStatus.CONNECTED, origin=self.config.describe(),
@@ -133,6 +139,7 @@ class Upstream:
         self._listed = None
         self.client = None
         self.tools = {}
+        self.listed = {}
         self.listing = ServerListing(error_toolset(self.config, reason))
 
 
@@ -298,6 +305,12 @@ class UpstreamPool:
 
     def routes(self, tool_name: str) -> bool:
         return tool_name in self._route
+
+    def listed_tool(self, tool_name: str) -> Any:
+        """The tool *tool_name* (``mcp__server__tool``) as its live server listed it, or
+        None."""
+        entry = self._route.get(tool_name)
+        return entry[0].listed.get(tool_name) if entry is not None else None
 
     async def execute(self, tool_name: str, arguments: Mapping[str, Any]) -> ExecutionResult:
         """Run *tool_name* (``mcp__server__tool``) on its live upstream, under the timeout.

@@ -71,7 +71,9 @@ def document() -> types.CallToolResult:
     ])
 
 
-@server.tool(description="Read a sensor, as structured content with an output schema.")
+@server.tool(description="Read a sensor, as structured content with an output schema.",
+             title="Sensor reader",
+             annotations=types.ToolAnnotations(read_only_hint=True, destructive_hint=False))
 def sensor(sensor: str) -> Reading:
     return Reading(sensor=sensor, value=3.25)
 
