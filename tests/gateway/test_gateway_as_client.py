@@ -246,9 +246,14 @@ async def test_an_http_upstream_that_answers_401_500_or_closes_the_stream(
                 said[spoil] = json.loads(text_of(failed))["error"]
             mode.write_text("ok")
             assert text_of(await c.call_tool("tool_call", add)) == "5"
+            web.kill()  # gone: an HTTP server has no stderr to speak of
+            web.wait()
+            gone = await c.call_tool("tool_call", add)
+            said["gone"] = json.loads(text_of(gone))["error"]
         assert said["500"] == "HTTP 500 Internal Server Error"
         assert said["401"] == "HTTP 401 Unauthorized"
         assert "ended without a response" in said["close"]
+        assert "stderr" not in said["gone"], said["gone"]
         records = await events_when(events, lambda rs: sum(
             e.get("tool") == "mcp__web__add" for e in rs) >= 5)
         summaries = [e["summary"] for e in records if e.get("tool") == "mcp__web__add"]
@@ -280,5 +285,43 @@ async def test_a_tool_shown_directly_keeps_its_title_annotations_and_output_sche
             assert tools["mcp__rich__clip"].output_schema is None
             reading = await c.call_tool("mcp__rich__sensor", {"sensor": "t3"})
             assert reading.structured_content == {"sensor": "t3", "value": 3.25}
+    finally:
+        stop(proc)
+
+
+@pytest.mark.parametrize("alone", [False, True])
+async def test_a_tool_of_a_server_that_is_down_says_so(tmp_path: Path, alone: bool) -> None:
+    """A client calls a tool it knew of a server that died and does not come back: the
+    reply says that server is down and why; it said "'mcp__rich__sensor' is not a deferrable
+    tool ... call it directly" (and, the server alone, "unknown tool 'tool_call'")."""
+    once = tmp_path / "once"
+    servers = {"rich": rich_entry("rich", "--once", str(once))}
+    if not alone:
+        servers["other"] = rich_entry("other")
+    config = write_config(tmp_path / "servers.json", servers)
+    events = tmp_path / "events.jsonl"
+    proc, url = start_http_gateway([str(config)], "--events", str(events))
+    try:
+        async with client(url) as c:
+            sensor = {"name": "mcp__rich__sensor", "arguments": {"sensor": "t4"}}
+            assert (await c.call_tool("tool_call", sensor)).structured_content
+            await c.call_tool("tool_call", {"name": "mcp__rich__vanish", "arguments": {}})
+            await until(lambda: "cannot start again" in json.dumps(
+                assembly_toolsets(events).get("rich", {})), 20)
+            for bridge, args in (("tool_call", sensor),
+                                 ("tool_describe", {"name": "mcp__rich__sensor"})):
+                down = await c.call_tool(bridge, args)
+                said = json.loads(text_of(down))["error"]
+                assert down.is_error and "its server 'rich' is down" in said, said
+                assert "cannot start again" in said
+            if not alone:
+                other = await c.call_tool("tool_call", {"name": "mcp__other__sensor",
+                                                        "arguments": {"sensor": "t5"}})
+                assert other.structured_content == {"sensor": "t5", "value": 3.25}
+        records = await events_when(events, lambda rs: any(
+            e.get("bridge") == "tool_describe" for e in rs))
+        last = [e for e in records if e.get("bridge") == "tool_call"][-1 if alone else -2]
+        assert last["tool"] == "mcp__rich__sensor" and last["outcome"] == "error"
+        assert "is down" in last["summary"]
     finally:
         stop(proc)

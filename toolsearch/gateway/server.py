@@ -294,6 +294,12 @@ class Gateway:
         tool: str | None = None
         summary = ""
         bridge = self._bridge
+        target = arguments.get("name") if isinstance(arguments, Mapping) and \
+            name in ("tool_call", "tool_describe") else name
+        down = self.pool.down_reason(target) if isinstance(target, str) else ""
+        if down:  # a tool the client knew, of a server now down: said so, not "unknown"
+            return (name if name in BRIDGE_TOOL_NAMES else "direct", target, "error", down,
+                    _error_result(down))
         if bridge is not None and name in BRIDGE_TOOL_NAMES and name in self._offered:
             reply = await bridge.dispatch(name, arguments)
             outcome, tool, summary = reply.activity.outcome, reply.activity.tool, \

@@ -38,7 +38,7 @@ from toolsearch.sources.live import (
     skipped_warnings,
     stderr_tail,
 )
-from toolsearch.tooldefs import mcp_tool_name, thaw
+from toolsearch.tooldefs import mcp_tool_name, sanitize_part, thaw
 from toolsearch.toolsets import Toolset, ToolsetStatus
 
 log = logging.getLogger("toolsearch.gateway")
@@ -305,6 +305,20 @@ class UpstreamPool:
 
     def routes(self, tool_name: str) -> bool:
         return tool_name in self._route
+
+    def down_reason(self, tool_name: str) -> str:
+        """Why *tool_name* (``mcp__server__tool``) cannot be reached when its server is down
+        (the client knew it from before; no listing holds it now); "" otherwise."""
+        if tool_name in self._route:
+            return ""
+        for upstream in self.upstreams:
+            if upstream.client is None and \
+                    tool_name.startswith(f"mcp__{sanitize_part(upstream.config.name)}__"):
+                return (f"{tool_name!r} cannot be reached now: its server "
+                        f"{upstream.config.name!r} is down ({upstream.listing.toolset.error}). "
+                        "The gateway keeps starting it again; its tools come back (the client "
+                        "is told) once it answers.")
+        return ""
 
     def listed_tool(self, tool_name: str) -> Any:
         """The tool *tool_name* (``mcp__server__tool``) as its live server listed it, or

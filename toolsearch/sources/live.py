@@ -341,7 +341,8 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
         reason = _start_failure(exc, config)
     elif isinstance(exc, MCPError):
         if _closed(exc, CONNECTION_CLOSED):
-            reason = "server closed the connection" + ("" if stderr else " (no stderr output)")
+            reason = "server closed the connection" + (
+                "" if stderr or config.transport != "stdio" else " (no stderr output)")
         else:
             reason = f"server error {exc.code}: {exc.message}"
     elif isinstance(exc, ValidationError):

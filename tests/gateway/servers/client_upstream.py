@@ -27,8 +27,13 @@ parser.add_argument("--exit-at-start", type=int, default=None,
 parser.add_argument("--extra-tools", default="",
                     help="file: each line names an extra tool this run offers (read at start)")
 parser.add_argument("--notes", default="", help="append what happened (cancelled, ...) here")
+parser.add_argument("--once", default="",
+                    help="file: `vanish` creates it, and a start that finds it fails")
 OPTS = parser.parse_args()
 
+if OPTS.once and os.path.exists(OPTS.once):
+    print(f"{OPTS.name}: cannot start again: {OPTS.once} exists", file=sys.stderr)
+    sys.exit(2)
 if OPTS.exit_at_start is not None:
     print(f"{OPTS.name}: cannot start (status {OPTS.exit_at_start})", file=sys.stderr)
     sys.exit(OPTS.exit_at_start)
@@ -113,6 +118,8 @@ async def wait(seconds: float = 60.0) -> str:
 @server.tool(description="Exit this server process in the middle of the call.")
 async def vanish(ctx: Context) -> str:
     await anyio.sleep(0.2)
+    if OPTS.once:
+        open(OPTS.once, "w").close()
     print(f"{OPTS.name}: fatal error: the disk is on fire", file=sys.stderr, flush=True)
     os._exit(4)
 
