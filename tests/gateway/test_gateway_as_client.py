@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.to_thread
 import mcp_types as types
 import pytest
 from gateway_helpers import (
@@ -325,3 +326,45 @@ async def test_a_tool_of_a_server_that_is_down_says_so(tmp_path: Path, alone: bo
         assert "is down" in last["summary"]
     finally:
         stop(proc)
+
+
+async def test_two_http_clients_one_killed_mid_call_the_other_serves_on(
+        tmp_path: Path) -> None:
+    """Two clients, each its own session; one is killed in the middle of a long call (no
+    cancel sent: a lost connection is not a cancel, the call runs on upstream); the other
+    keeps calling, and a tuning change reaches it at once."""
+    from test_gateway_clients import http_gateway
+
+    async with http_gateway(tmp_path) as (gateway, url):
+        killed = subprocess.Popen([sys.executable, "-c", f"""
+import anyio, mcp_types as types
+from mcp import Client
+async def main():
+    async with Client({url!r}, mode="legacy", cache=None,
+                      client_info=types.Implementation(name="doomed", version="1")) as c:
+        print("calling", flush=True)
+        await c.call_tool("tool_call", {{"name": "mcp__up__nap", "arguments": {{"seconds": 20}}}})
+anyio.run(main)
+"""], env=env(), stdout=subprocess.PIPE)
+        assert killed.stdout is not None
+        await anyio.to_thread.run_sync(killed.stdout.readline)
+        changed = anyio.Event()
+
+        async def on_message(message: Any) -> None:
+            if isinstance(message, types.ToolListChangedNotification):
+                changed.set()
+
+        async with client(url, message_handler=on_message) as c:
+            await c.list_tools()
+            await until(lambda: gateway.client_count == 2)
+            killed.kill()
+            killed.wait()
+            for n in range(5):
+                added = await c.call_tool("tool_call", {"name": "mcp__up__add",
+                                                        "arguments": {"a": n, "b": 1}})
+                assert text_of(added) == str(n + 1)
+            with anyio.fail_after(5):
+                await gateway.retune(lambda s: s.with_config(listing="off"))
+                await changed.wait()
+            listed = (await c.list_tools()).tools
+            assert {t.name for t in listed} == {"tool_search", "tool_describe", "tool_call"}
