@@ -17,7 +17,7 @@ import logging
 import socket
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -36,7 +36,7 @@ from toolsearch.tooldefs import def_function, thaw
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, HTTP_PATH
 from .clients import CLIENT_IDLE_SECONDS, ClientTracker
 from .events import GATEWAY_CATALOG_NAME, EventLog, catalog_path_for, catalog_problem
-from .upstream import DEFAULT_CALL_TIMEOUT, UpstreamPool, UpstreamResult
+from .upstream import CALL_PROGRESS, DEFAULT_CALL_TIMEOUT, UpstreamPool, UpstreamResult
 
 log = logging.getLogger("toolsearch.gateway")
 
@@ -85,15 +85,29 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _mcp_tool(tool_def: Mapping[str, Any]) -> Any:
+LISTED_FIELDS = ("title", "annotations", "output_schema", "icons")
+"""What a tool shown to the client directly keeps of its upstream listing, beside its name,
+description and input schema: its title, its annotations (``readOnlyHint``,
+``destructiveHint``: a client asks before running a destructive tool), its output schema
+(the ``structuredContent`` it returns) and its icons."""
+
+
+def _mcp_tool(tool_def: Mapping[str, Any], listed: Any = None) -> Any:
+    """The MCP tool a client sees for *tool_def*; *listed*: the upstream's own listing of
+    it, for a tool shown directly (see :data:`LISTED_FIELDS`)."""
     import mcp_types as types
 
     fn = def_function(tool_def)
     params = fn.get("parameters")
     schema = thaw(params) if isinstance(params, Mapping) else {}
     schema.setdefault("type", "object")
-    return types.Tool(name=str(fn.get("name") or ""), description=fn.get("description") or "",
+    tool = types.Tool(name=str(fn.get("name") or ""), description=fn.get("description") or "",
                       input_schema=schema)
+    if isinstance(listed, types.Tool):
+        kept = {f: getattr(listed, f) for f in LISTED_FIELDS if getattr(listed, f, None)}
+        if kept:
+            tool = tool.model_copy(update=kept)
+    return tool
 
 
 def _json_result(value: Any) -> Any:
@@ -124,6 +138,28 @@ def _upstream_reply(result: Any) -> Any:
         rest = {k: v for k, v in meta.items() if k != SERVER_INFO_META}
         return result.model_copy(update={"meta": rest or None})
     return result
+
+
+def _progress_relay(ctx: Any) -> Callable[[float, float | None, str | None],
+                                         Awaitable[None]] | None:
+    """For a client's ``tools/call`` that asked for progress (a ``progressToken`` in its
+    ``_meta``): a callback handing the upstream's progress on to that client, on that
+    request. A client's long call then shows its steps, and a client whose request timeout
+    restarts on progress (the TypeScript SDK's ``resetTimeoutOnProgress``) keeps waiting.
+    None when the client asked for none (the upstream is asked for none either)."""
+    from mcp.shared.jsonrpc_dispatcher import progress_token_from_params
+
+    if progress_token_from_params(getattr(ctx, "params", None)) is None:
+        return None
+    session = ctx.session
+
+    async def relay(progress: float, total: float | None, message: str | None) -> None:
+        try:
+            await session.report_progress(progress, total, message)
+        except Exception as exc:  # noqa: BLE001 - a client gone mid-call: the call goes on
+            log.debug("progress not handed on: %s", exc)
+
+    return relay
 
 
 def _result_bytes(result: Any) -> int:
@@ -235,6 +271,7 @@ class Gateway:
         name = params.name
         arguments = params.arguments if params.arguments is not None else {}
         started = time.perf_counter()
+        progress = CALL_PROGRESS.set(_progress_relay(ctx))
         try:
             kind, tool, outcome, summary, result = await self._dispatch(name, arguments)
         except anyio.get_cancelled_exc_class():
@@ -246,6 +283,8 @@ class Gateway:
                          target if isinstance(target, str) else None, "error", started,
                          arguments, None, CANCELLED_SUMMARY, at_once=True)
             raise
+        finally:
+            CALL_PROGRESS.reset(progress)
         self._record(client, kind, tool, outcome, started, arguments, result, summary)
         return result
 
@@ -255,6 +294,12 @@ class Gateway:
         tool: str | None = None
         summary = ""
         bridge = self._bridge
+        target = arguments.get("name") if isinstance(arguments, Mapping) and \
+            name in ("tool_call", "tool_describe") else name
+        down = self.pool.down_reason(target) if isinstance(target, str) else ""
+        if down:  # a tool the client knew, of a server now down: said so, not "unknown"
+            return (name if name in BRIDGE_TOOL_NAMES else "direct", target, "error", down,
+                    _error_result(down))
         if bridge is not None and name in BRIDGE_TOOL_NAMES and name in self._offered:
             reply = await bridge.dispatch(name, arguments)
             outcome, tool, summary = reply.activity.outcome, reply.activity.tool, \
@@ -394,7 +439,8 @@ class Gateway:
     async def apply(self, state: SessionState) -> bool:
         """Offer *state*'s assembly; notify the clients when the tools they see changed."""
         assembly = state.assembly
-        tools = [_mcp_tool(d) for d in assembly.tool_defs]
+        tools = [_mcp_tool(d, None if def_name(d) in BRIDGE_TOOL_NAMES else
+                           self.pool.listed_tool(def_name(d))) for d in assembly.tool_defs]
         changed = [t.model_dump() for t in tools] != [t.model_dump() for t in self._tools]
         self.state = state
         self._tools = tools

@@ -15,8 +15,9 @@ import json
 import logging
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 import anyio
 
@@ -27,14 +28,17 @@ from toolsearch.sources.live import (
     ServerConfig,
     ServerListing,
     SkippedTool,
+    StderrTail,
+    call_failure,
     checked_specs,
     describe_failure,
     error_toolset,
     list_all_tools,
     open_client,
     skipped_warnings,
+    stderr_tail,
 )
-from toolsearch.tooldefs import mcp_tool_name, thaw
+from toolsearch.tooldefs import mcp_tool_name, sanitize_part, thaw
 from toolsearch.toolsets import Toolset, ToolsetStatus
 
 log = logging.getLogger("toolsearch.gateway")
@@ -52,6 +56,13 @@ RELIST_MAX = 60.0
 RECONNECT_FIRST = 0.5
 RECONNECT_MAX = 10.0
 SUMMARY_TEXT = 2000
+
+ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
+CALL_PROGRESS: ContextVar[ProgressFn | None] = ContextVar("toolsearch_call_progress",
+                                                          default=None)
+"""Where the progress of the upstream call made in this context goes: the gateway sets it
+while it answers a client's ``tools/call`` that asked for progress (a ``progressToken``), and
+:meth:`UpstreamPool.execute` asks the upstream for progress and hands each step on."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +98,12 @@ class Upstream:
         self.ready = anyio.Event()
         self.kick = anyio.Event()
         self.tools: dict[str, str] = {}
+        self.listed: dict[str, Any] = {}
+        """Each exposed name's tool as the server listed it (its title, annotations, output
+        schema: what a client shown the tool directly reads)."""
         self.connects = 0
+        self.stderr: StderrTail | None = None
+        """The running stdio server's stderr (its last lines), for the reason a call failed."""
         self._listed: tuple[list[Any], str, tuple[SkippedTool, ...]] | None = None
 
     def relist(self) -> None:
@@ -111,6 +127,9 @@ class Upstream:
                 given.setdefault(tool.name.strip(), tool.name)
         self.tools = {mcp_tool_name(self.config.name, s.name): given.get(s.name, s.name)
                       for s in specs}
+        by_name = {tool.name: tool for tool in tools if isinstance(tool.name, str)}
+        self.listed = {exposed: by_name[own] for exposed, own in self.tools.items()
+                       if own in by_name}
         self.listing = ServerListing(Toolset(
             name=self.config.name, kind="mcp", tools=specs,
             status=ToolsetStatus.CONNECTED, origin=self.config.describe(),
@@ -120,6 +139,7 @@ class Upstream:
         self._listed = None
         self.client = None
         self.tools = {}
+        self.listed = {}
         self.listing = ServerListing(error_toolset(self.config, reason))
 
 
@@ -179,11 +199,19 @@ class UpstreamPool:
     async def _serve(self, upstream: Upstream) -> None:
         delay = RECONNECT_FIRST
         while True:
+            stderr = upstream.stderr = StderrTail()  # its last lines say why it failed
             try:
-                await self._session(upstream)
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(stderr.pump)
+                    await self._session(upstream, stderr.writer)
+                    tg.cancel_scope.cancel()
                 reason = "server closed the connection"
             except Exception as exc:  # noqa: BLE001 - a dead server is an error row
-                reason = describe_failure(exc, upstream.config, timeout=self._limit(upstream))
+                reason = describe_failure(exc, upstream.config, timeout=self._limit(upstream),
+                                          stderr=stderr_tail(stderr.text()))
+            finally:
+                upstream.stderr = None
+                stderr.close()
             if upstream.client is not None:  # it was up: retry soon
                 delay = RECONNECT_FIRST
             before = upstream.listing
@@ -204,7 +232,9 @@ class UpstreamPool:
     def _limit(self, upstream: Upstream) -> float:
         return upstream.config.connect_timeout or self.connect_timeout
 
-    async def _session(self, upstream: Upstream) -> None:
+    async def _session(self, upstream: Upstream, stderr: IO[bytes] | None = None) -> None:
+        """One connection to *upstream*, from start to loss; a stdio server's stderr goes
+        to *stderr*."""
         import mcp_types as types
 
         async def on_message(message: Any) -> None:
@@ -213,7 +243,8 @@ class UpstreamPool:
 
         limit = self._limit(upstream)
         with anyio.fail_after(limit) as connecting:
-            async with open_client(upstream.config, message_handler=on_message) as client:
+            async with open_client(upstream.config, stderr,
+                                   message_handler=on_message) as client:
                 started = anyio.current_time()
                 skipped: list[SkippedTool] = []
                 tools = await list_all_tools(client, skipped)
@@ -275,6 +306,26 @@ class UpstreamPool:
     def routes(self, tool_name: str) -> bool:
         return tool_name in self._route
 
+    def down_reason(self, tool_name: str) -> str:
+        """Why *tool_name* (``mcp__server__tool``) cannot be reached when its server is down
+        (the client knew it from before; no listing holds it now); "" otherwise."""
+        if tool_name in self._route:
+            return ""
+        for upstream in self.upstreams:
+            if upstream.client is None and \
+                    tool_name.startswith(f"mcp__{sanitize_part(upstream.config.name)}__"):
+                return (f"{tool_name!r} cannot be reached now: its server "
+                        f"{upstream.config.name!r} is down ({upstream.listing.toolset.error}). "
+                        "The gateway keeps starting it again; its tools come back (the client "
+                        "is told) once it answers.")
+        return ""
+
+    def listed_tool(self, tool_name: str) -> Any:
+        """The tool *tool_name* (``mcp__server__tool``) as its live server listed it, or
+        None."""
+        entry = self._route.get(tool_name)
+        return entry[0].listed.get(tool_name) if entry is not None else None
+
     async def execute(self, tool_name: str, arguments: Mapping[str, Any]) -> ExecutionResult:
         """Run *tool_name* (``mcp__server__tool``) on its live upstream, under the timeout.
 
@@ -295,13 +346,16 @@ class UpstreamPool:
         limit = upstream.config.call_timeout or self.call_timeout
         try:
             with anyio.fail_after(limit):
-                result = await client.call_tool(own, thaw(dict(arguments)))
+                result = await client.call_tool(own, thaw(dict(arguments)),
+                                                progress_callback=CALL_PROGRESS.get())
         except TimeoutError:
             return ExecutionResult(False, None, f"{tool_name}: no answer from server "
                                                 f"{upstream.config.name!r} within {limit:g} s")
         except Exception as exc:  # noqa: BLE001 - a failed call is a result, never a crash
             if not isinstance(exc, MCPError) or exc.code < -32700 or exc.code > -32000:
                 upstream.relist()  # maybe a lost connection: re-list (and reconnect if dead)
-            return ExecutionResult(False, None, describe_failure(exc, upstream.config,
-                                                                 timeout=limit))
+            said = stderr_tail(upstream.stderr.text()) if upstream.stderr is not None else ""
+            return ExecutionResult(False, None, describe_failure(call_failure(exc, client),
+                                                                 upstream.config,
+                                                                 timeout=limit, stderr=said))
         return ExecutionResult(True, UpstreamResult(result))

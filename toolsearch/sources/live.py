@@ -211,7 +211,7 @@ _NOISE = re.compile(r"^(?:at\s|Node\.js v\d|\W*$)")
 punctuation (a dumped object's closing brace)."""
 
 
-class _StderrTail:
+class StderrTail:
     """A stdio server's stderr through a pipe of which only the last :data:`STDERR_KEPT`
     bytes are kept (its last lines name a failure). Read at most some 64 MB a second, the
     pipe holds back a server that floods stderr; written to a temporary file, such a server
@@ -257,7 +257,7 @@ class _StderrTail:
             os.close(self._read)
 
 
-def _stderr_tail(data: str) -> str:
+def stderr_tail(data: str) -> str:
     """The line of the server's last stderr output that best says why it failed: the last
     line naming an error (node's ``Error: Cannot find module 'x'`` above its stack and its
     ``Node.js v20`` footer; Python's last traceback line), else the last line with words."""
@@ -341,7 +341,8 @@ def describe_failure(exc: BaseException, config: ServerConfig, *, timeout: float
         reason = _start_failure(exc, config)
     elif isinstance(exc, MCPError):
         if _closed(exc, CONNECTION_CLOSED):
-            reason = "server closed the connection" + ("" if stderr else " (no stderr output)")
+            reason = "server closed the connection" + (
+                "" if stderr or config.transport != "stdio" else " (no stderr output)")
         else:
             reason = f"server error {exc.code}: {exc.message}"
     elif isinstance(exc, ValidationError):
@@ -515,8 +516,25 @@ async def _watch_exit(spawned: Sequence[_Spawned], closing: anyio.Event,
         return  # the server's child answers for it
     if closing.is_set():
         return
+    if entry.stdout_pipe and not _stdout_writers(entry.stdout_pipe):
+        # nothing holds its stdout: it simply exited (its end of file is on its way)
+        raise ServerExited(f"server exited with code {entry.process.returncode}")
     raise ServerExited(f"server exited with code {entry.process.returncode} while a process it "
                        "started kept its stdout open, silent")
+
+
+_HTTP_STATUSES: dict[int, list[str]] = {}
+"""The latest error statuses of each open HTTP client's server, by the client's ``id`` (see
+:func:`call_failure`); dropped as the client closes."""
+
+
+def call_failure(exc: BaseException, client: Any) -> BaseException:
+    """*exc*, a request on *client* (from :func:`open_client`) that failed, as
+    :func:`describe_failure` best tells it: the HTTP status an HTTP server answered a call with
+    (``HTTP 401 Unauthorized``: its token expired), not the SDK's stand-in ``server error
+    -32603: Server returned an error response``."""
+    status = _http_status(exc, _HTTP_STATUSES.get(id(client), ()))
+    return HttpStatus(status) if status else exc
 
 
 def _http_status(exc: BaseException, statuses: Sequence[str]) -> str:
@@ -570,6 +588,7 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
             async def note_status(response: httpx2.Response) -> None:
                 if response.status_code >= 400:
                     statuses.append(f"HTTP {response.status_code} {response.reason_phrase}".strip())
+                    del statuses[:-4]  # the latest say it; a long session keeps no more
 
             http = await stack.enter_async_context(httpx2.AsyncClient(
                 headers=dict(config.headers), timeout=httpx2.Timeout(30.0, read=300.0),
@@ -580,6 +599,8 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
         client = Client(transport, cache=None, message_handler=cast(Any, message_handler),
                         client_info=types.Implementation(name="toolsearch", version="0.1.0"))
         if config.transport == "http":
+            _HTTP_STATUSES[id(client)] = statuses
+            stack.callback(_HTTP_STATUSES.pop, id(client), None)
             try:
                 yield await stack.enter_async_context(client)
             except Exception as exc:
@@ -616,25 +637,63 @@ class LineTooLong(ValueError):
     """A stdio server wrote more than :data:`MAX_LINE` characters with no line end."""
 
 
+_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
+_ESCAPED_SURROGATE = re.compile(r"(\\+)u([dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def mend_surrogates(text: str) -> str:
+    """*text* (whole lines of JSON) with each escaped UTF-16 surrogate that is not half of a
+    pair (``\\ud83d`` alone) made ``\\ufffd``. A JavaScript server that cuts a string in the
+    middle of an emoji sends one; JSON.parse takes it, the SDK's parser refuses the whole
+    message, and the request it answers waited out its whole timeout. Linear; a text with no
+    such escape is returned as is."""
+    if not _SURROGATE_HINT.search(text):
+        return text
+    escapes = [m for m in _ESCAPED_SURROGATE.finditer(text) if len(m.group(1)) % 2]
+    parts: list[str] = []
+    last = i = 0
+    while i < len(escapes):
+        m = escapes[i]
+        if int(m.group(2), 16) < 0xDC00 and i + 1 < len(escapes):
+            n = escapes[i + 1]
+            if n.start() == m.end() and len(n.group(1)) == 1 and int(n.group(2), 16) >= 0xDC00:
+                i += 2  # a high and a low surrogate: one character
+                continue
+        start = m.end() - 6  # the escape's own backslash
+        parts += [text[last:start], "\\ufffd"]
+        last = m.end()
+        i += 1
+    parts.append(text[last:])
+    return "".join(parts)
+
+
 class _WholeLines(TextReceiveStream):
-    """A server's stdout as text handed over only up to a line end. The SDK's stdio reader
-    joins each chunk it reads to the part of a line it holds, which is quadratic in the
-    line: a 20 MB reply took 18 s, and the gateway, its pings queued behind it, gave the
-    server up as hung. Handed whole lines, it joins each line once."""
+    """A server's stdout as text handed over in whole lines (the part of a line read after
+    the last line end is kept for the next call). The SDK's stdio reader joins each chunk it
+    reads to the part of a line it holds, which is quadratic in the line: a 20 MB reply took
+    18 s, and the gateway, its pings queued behind it, gave the server up as hung. Handed
+    whole lines, it joins each line once; and each line's lone surrogates are mended
+    (:func:`mend_surrogates`), which needs the whole line."""
+
+    _rest: str = ""
 
     async def receive(self) -> str:
-        parts: list[str] = []
-        size = 0
+        parts: list[str] = [self._rest] if self._rest else []
+        size = len(self._rest)
+        self._rest = ""
         while True:
             try:
                 text = await super().receive()
             except anyio.EndOfStream:
                 if parts:
-                    return "".join(parts)
+                    return mend_surrogates("".join(parts))
                 raise
+            end = text.rfind("\n")
+            if end >= 0:
+                parts.append(text[: end + 1])
+                self._rest = text[end + 1:]
+                return mend_surrogates("".join(parts))
             parts.append(text)
-            if "\n" in text:
-                return "".join(parts)
             size += len(text)
             if size > MAX_LINE:  # a line with no end: kept whole, it grew by GBs a minute
                 # killed now: the SDK's reader drains stdout to its end before it gives up
@@ -905,7 +964,7 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
     garbage = _Garbage()
     sdk_log: list[str] = []
     _SERVER_LOG.set(sdk_log)
-    stderr = _StderrTail()
+    stderr = StderrTail()
     skipped: list[SkippedTool] = []
     try:
         try:
@@ -929,7 +988,7 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
                     tg.cancel_scope.cancel()
         except Exception as exc:  # noqa: BLE001 - every server fault becomes an error row
             reason = describe_failure(exc, config, timeout=limit,
-                                      stderr=_stderr_tail(stderr.text()),
+                                      stderr=stderr_tail(stderr.text()),
                                       garbage=garbage.lines, sdk_log=sdk_log)
             return ServerListing(error_toolset(config, reason),
                                  seconds=anyio.current_time() - started)
