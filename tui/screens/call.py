@@ -67,10 +67,13 @@ def forget_closed_watchers(app: App[Any]) -> None:
     an upgrade."""
     watchers = getattr(app, "__watchers", {})
     for pairs in watchers.values():
-        kept = [(node, callback) for node, callback in pairs if not node._closing]
+        kept = [(node, callback) for node, callback in pairs
+                if not getattr(node, "_closing", False)]
         if len(kept) != len(pairs):
             pairs[:] = kept
-    StylesCache.get_inner_outer.cache_clear()
+    clear = getattr(StylesCache.get_inner_outer, "cache_clear", None)
+    if clear is not None:  # a Textual whose internals moved: nothing dropped, nothing broken
+        clear()
 
 
 @dataclass(frozen=True)
