@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,25 @@ async def test_every_kind_of_content_passes_through(gateway: tuple[str, Path, Pa
         assert reading.structured_content == {"sensor": "t1", "value": 3.25}
         refused = await c.call_tool("tool_call", {"name": "mcp__rich__refuse", "arguments": {}})
         assert refused.is_error and text_of(refused) == "refused: no"
+
+
+async def test_a_call_record_is_timed_when_the_call_was_made(
+        gateway: tuple[str, Path, Path]) -> None:
+    """The events file's ``time`` is when the call was made (its end was written)."""
+    url, events, _ = gateway
+    made = datetime.now(UTC)
+    async with client(url) as c:
+        await c.call_tool("tool_call", {"name": "mcp__rich__wait",
+                                        "arguments": {"seconds": 1.5}})
+
+    def waits(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [r for r in records if r["type"] == "call" and r["tool"] == "mcp__rich__wait"
+                and r["outcome"] == "ok"]
+
+    record = waits(await events_when(events, waits))[-1]
+    at = datetime.fromisoformat(record["time"].replace("Z", "+00:00"))
+    assert record["ms"] >= 1500
+    assert abs((at - made).total_seconds()) < 0.5, (record["time"], made)
 
 
 async def test_progress_of_a_long_upstream_call_reaches_the_client(

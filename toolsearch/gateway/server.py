@@ -334,9 +334,10 @@ class Gateway:
         """Queue one call record (written just after the reply, or *at_once*)."""
         if self.events is None and not self._listeners:
             return
-        ms = (time.perf_counter() - started) * 1000.0
-        self._calls.append((time.time(), client, kind, tool, outcome, ms, arguments, result,
-                            summary))
+        took = time.perf_counter() - started
+        # the record's time is when the call was made, as the events file says
+        self._calls.append((time.time() - took, client, kind, tool, outcome, took * 1000.0,
+                            arguments, result, summary))
         if self._writing and not at_once:
             self._calls_ready.set()  # written once the reply is on its way
         else:
