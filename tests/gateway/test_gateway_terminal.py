@@ -189,3 +189,16 @@ def test_a_source_with_no_server_is_warned_about(tmp_path: Path, text: str) -> N
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 0 and done.stdout == ""
     assert "warning: the SOURCEs name no MCP server" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("source", ["nope.yaml", ""])
+def test_a_missing_source_is_one_line_before_anything_is_said(tmp_path: Path,
+                                                               source: str) -> None:
+    """``serve nope.yaml`` said where its events go, then that the file is missing."""
+    done = subprocess.run(serve_argv([source], "--events", str(tmp_path / "e.jsonl")),
+                          capture_output=True, text=True, env=env(), timeout=60,
+                          stdin=subprocess.DEVNULL, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("toolsearch: error: ")
+    assert not (tmp_path / "e.jsonl").exists()
