@@ -16,6 +16,8 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import DataTable
 
+from .render_style import StyleOncePerRender
+
 Cells = tuple[object, ...]
 
 
@@ -32,7 +34,7 @@ def _number(text: str) -> float | None:
         return None
 
 
-class SortableTable(DataTable[object]):
+class SortableTable(StyleOncePerRender, DataTable[object]):
     """Rows set as a whole (:meth:`set_rows`), shown in the chosen sort order."""
 
     BINDINGS = [Binding("S", "sort_next", "Sort", id="table.sort")]
