@@ -50,3 +50,85 @@ async def test_a_tab_shown_by_a_click_is_drawn_with_its_present_look(make_app):
         await settle(pilot)
         assert tools.has_focus and tools not in app._restyle_when_shown
         assert _frame(app) == by_key
+
+
+def _restyled_frame(app: Any) -> list[list[tuple[str, str]]]:
+    """The screen drawn again after every widget's styles were worked out afresh."""
+    from tui.widgets.bigtable import BigTable
+
+    app.stylesheet.update(app.screen, animate=False)
+    for widget in app.screen.walk_children(with_self=True):
+        if isinstance(widget, BigTable):
+            widget._lines.clear()
+        widget.notify_style_update()
+        widget.refresh()
+    return _frame(app)
+
+
+async def test_a_table_back_in_the_state_it_was_styled_for_keeps_its_styles(make_app):
+    """Its restyle is dropped, and the frame is the one a restyle from scratch gives."""
+    from tui.restyle import look_of
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        # once there and back: the hidden panes mounted since launch brought their CSS (a
+        # new stylesheet) and the prepared help screen made the main screen's last-child
+        # pseudo-class change, so the first return is restyled
+        await pilot.press("2", "1")
+        await settle(pilot)
+        table = app.query_one("#servers-table")
+        look = look_of(table)
+        await pilot.press("2")
+        await settle(pilot)
+        dropped = app.restyles_dropped
+        await pilot.press("1")
+        await settle(pilot)
+        assert table.has_focus and table not in app._restyle_when_shown
+        assert app.restyles_dropped == dropped + 1
+        assert look_of(table) == look
+        shown = _frame(app)
+        assert _restyled_frame(app) == shown
+        assert look_of(table) == look
+
+
+async def test_a_table_restyled_while_hidden_is_restyled_when_it_takes_the_cursor_back(
+        make_app):
+    """Styles changed by a path the app does not see (here the stylesheet applied to the
+    hidden table directly, as a CSS reload does): the waiting restyle runs."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "1")  # see the test above
+        await settle(pilot)
+        table = app.query_one("#servers-table")
+        await pilot.press("2")
+        await settle(pilot)
+        app.stylesheet.update_nodes([table], animate=False)  # its blurred look, while hidden
+        dropped = app.restyles_dropped
+        await pilot.press("1")
+        await settle(pilot)
+        assert table.has_focus and app.restyles_dropped == dropped
+        shown = _frame(app)
+        assert _restyled_frame(app) == shown
+
+
+async def test_a_theme_changed_while_a_table_was_hidden_shows_when_it_is_back(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "1")  # see the test above
+        await settle(pilot)
+        table = app.query_one("#servers-table")
+        await pilot.press("2")
+        await settle(pilot)
+        old = _frame(app)
+        app.theme = "textual-light"
+        await settle(pilot)
+        dropped = app.restyles_dropped
+        await pilot.press("1")
+        await settle(pilot)
+        assert table.has_focus and app.restyles_dropped == dropped
+        shown = _frame(app)
+        assert shown != old
+        assert _restyled_frame(app) == shown
