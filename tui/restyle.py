@@ -14,15 +14,17 @@ run as before, outside the key that shows them), and only in widgets without chi
 container's restyle covers its whole subtree).
 
 A widget that waited and takes the cursor back as its tab is shown (every tab switch by key
-after the first) is usually back in the very state it was last restyled in: focused, under
-the same ancestors with the same classes and pseudo-classes, with the same stylesheet. Its
-restyle then works out the styles it already has (rules matched for the widget, its
-component classes and scrollbars; the scrollbars' colours set again, which repaints them).
-:class:`HiddenRestyles` remembers, after each restyle of a focused widget without children,
-that state and the styles it gave (the widget's rules, its component classes', its
-scrollbars'); the waiting restyle is dropped when the widget is in that state again and
-still has those styles (a restyle by another path, a theme change or an ancestor's restyle,
-changed them: then it runs).
+after the first) is usually back in the very state it was last restyled in: focused, with the
+same classes and pseudo-classes, under ancestors none of which was restyled since, with the
+same stylesheet. Its restyle then works out the styles it already has (rules matched for the
+widget, its component classes and scrollbars; the scrollbars' colours set again, which
+repaints them). :class:`HiddenRestyles` remembers, after each restyle of a focused widget
+without children, that state and the styles it gave (the widget's rules, its component
+classes', its scrollbars'), and counts the restyles of widgets with children (an ancestor
+whose classes or pseudo-classes change is restyled, and its subtree with it). The waiting
+restyle is dropped when the widget is in the remembered state again, no widget with children
+was restyled since, and it still has those styles (a restyle by another path, such as a
+theme change, changed them: then it runs).
 
 Textual 8.2.8 internals (``App.update_styles``, ``Screen._refresh_layout``,
 ``DOMNode._component_styles``): re-check on an upgrade.
@@ -51,11 +53,11 @@ Look = tuple[object, ...]
 
 
 def style_state(widget: Widget) -> tuple[object, ...]:
-    """What the stylesheet's rules for *widget* depend on, other than the stylesheet: each
-    node from the widget up to the app, with its type, id, classes and pseudo-classes."""
-    return tuple((id(node), node._css_type_name, node.id, frozenset(node.classes),
-                  frozenset(node.get_pseudo_classes()))
-                 for node in widget.ancestors_with_self)
+    """What the stylesheet's rules for *widget* depend on in the widget itself: its place
+    (its parent), its classes and its pseudo-classes (its ancestors': see the module's
+    docstring)."""
+    return (id(widget.parent), frozenset(widget.classes),
+            frozenset(widget.get_pseudo_classes()))
 
 
 def look_of(widget: Widget) -> Look:
@@ -78,7 +80,10 @@ class HiddenRestyles(_Base):
 
     _restyle_when_shown: WeakSet[Widget] | None = None
     _styled_focus: WeakKeyDictionary[Widget, bool] | None = None
-    _focused_looks: WeakKeyDictionary[Widget, tuple[Any, tuple[object, ...], Look]] | None = None
+    _focused_looks: WeakKeyDictionary[Widget, tuple[Any, tuple[object, ...], int, Look]] | None \
+        = None
+    _container_restyles = 0
+    """Restyles of nodes with children so far (each may have changed a descendant's rules)."""
     restyles_dropped = 0
     """Waiting restyles found unnecessary (tests read it)."""
 
@@ -101,6 +106,7 @@ class HiddenRestyles(_Base):
             super().update_styles(node, animate=animate)
             self._remember_look(node)
             return
+        self._container_restyles += 1
         super().update_styles(node, animate=animate)
 
     def _remember_look(self, node: Widget) -> None:
@@ -110,18 +116,19 @@ class HiddenRestyles(_Base):
             return
         if self._focused_looks is None:
             self._focused_looks = WeakKeyDictionary()
-        self._focused_looks[node] = (self.stylesheet.rules, style_state(node), look_of(node))
+        self._focused_looks[node] = (self.stylesheet.rules, style_state(node),
+                                     self._container_restyles, look_of(node))
 
     def _styled_as_now(self, node: Widget) -> bool:
         """True when a restyle of *node* would give it the styles it has: it is in the state
-        its last remembered restyle saw, under the same stylesheet, and still has the styles
-        that restyle gave."""
+        its last remembered restyle saw, under the same stylesheet, no widget with children
+        was restyled since, and it still has the styles that restyle gave."""
         held = self._focused_looks.get(node) if self._focused_looks is not None else None
         if held is None or not node.has_focus:
             return False
-        rules, state, look = held
-        if rules is not self.stylesheet.rules or state != style_state(node) or \
-                look != look_of(node):
+        rules, state, restyles, look = held
+        if rules is not self.stylesheet.rules or restyles != self._container_restyles or \
+                state != style_state(node) or look != look_of(node):
             return False
         self.restyles_dropped += 1
         return True

@@ -132,3 +132,43 @@ async def test_a_theme_changed_while_a_table_was_hidden_shows_when_it_is_back(ma
         shown = _frame(app)
         assert shown != old
         assert _restyled_frame(app) == shown
+
+
+async def test_a_text_whose_pane_changed_class_while_hidden_is_restyled_when_back(
+        make_app, workspace):
+    """An ancestor's class changed while the Listing's text was hidden (the pane's subtree
+    restyled, the text without the cursor): a rule for that class and the focused text
+    changes the look it comes back with, though not the look it had while hidden (its look
+    does not depend on focus otherwise); the restyle runs."""
+    from pathlib import Path
+
+    import tui.app
+    from tui.app import ToolSearchApp
+    from tui.restyle import look_of
+
+    class Probe(ToolSearchApp):
+        CSS_PATH = Path(tui.app.__file__).with_name("app.tcss")
+        CSS = ".-probe TextView:focus { background-tint: $error 40%; }"
+
+    app = make_app()
+    app = Probe(workspace=workspace, clock=app.clock, wall_clock=app.wall_clock,
+                demo_delay=0.0, exact_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("3", "1", "3")  # see the first of these tests
+        await settle(pilot)
+        text = app.query_one("#listing-text-full")
+        assert text.has_focus
+        focused = look_of(text)
+        await pilot.press("1")
+        await settle(pilot)
+        app.query_one("#listing").add_class("-probe")
+        await settle(pilot)
+        assert look_of(text) == focused  # the restyle while hidden changed nothing in it
+        dropped = app.restyles_dropped
+        await pilot.press("3")
+        await settle(pilot)
+        assert text.has_focus and app.restyles_dropped == dropped
+        assert look_of(text) != focused
+        shown = _frame(app)
+        assert _restyled_frame(app) == shown
