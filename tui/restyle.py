@@ -20,11 +20,10 @@ same stylesheet. Its restyle then works out the styles it already has (rules mat
 widget, its component classes and scrollbars; the scrollbars' colours set again, which
 repaints them). :class:`HiddenRestyles` remembers, after each restyle of a focused widget
 without children, that state and the styles it gave (the widget's rules, its component
-classes', its scrollbars'), and counts the restyles of widgets with children (an ancestor
-whose classes or pseudo-classes change is restyled, and its subtree with it). The waiting
-restyle is dropped when the widget is in the remembered state again, no widget with children
-was restyled since, and it still has those styles (a restyle by another path, such as a
-theme change, changed them: then it runs).
+classes', its scrollbars'), and forgets it when an ancestor is restyled (an ancestor whose
+classes or pseudo-classes change is restyled, and its subtree with it). The waiting restyle
+is dropped when the widget is in the remembered state again and still has those styles (a
+restyle by another path, such as a theme change, changed them: then it runs).
 
 Textual 8.2.8 internals (``App.update_styles``, ``Screen._refresh_layout``,
 ``DOMNode._component_styles``): re-check on an upgrade.
@@ -80,10 +79,7 @@ class HiddenRestyles(_Base):
 
     _restyle_when_shown: WeakSet[Widget] | None = None
     _styled_focus: WeakKeyDictionary[Widget, bool] | None = None
-    _focused_looks: WeakKeyDictionary[Widget, tuple[Any, tuple[object, ...], int, Look]] | None \
-        = None
-    _container_restyles = 0
-    """Restyles of nodes with children so far (each may have changed a descendant's rules)."""
+    _focused_looks: WeakKeyDictionary[Widget, tuple[Any, tuple[object, ...], Look]] | None = None
     restyles_dropped = 0
     """Waiting restyles found unnecessary (tests read it)."""
 
@@ -106,7 +102,10 @@ class HiddenRestyles(_Base):
             super().update_styles(node, animate=animate)
             self._remember_look(node)
             return
-        self._container_restyles += 1
+        looks = self._focused_looks
+        if looks:  # the subtree's rules are worked out again, under the node's new state
+            for widget in [w for w in looks if node is w or node in w.ancestors]:
+                del looks[widget]
         super().update_styles(node, animate=animate)
 
     def _remember_look(self, node: Widget) -> None:
@@ -116,19 +115,18 @@ class HiddenRestyles(_Base):
             return
         if self._focused_looks is None:
             self._focused_looks = WeakKeyDictionary()
-        self._focused_looks[node] = (self.stylesheet.rules, style_state(node),
-                                     self._container_restyles, look_of(node))
+        self._focused_looks[node] = (self.stylesheet.rules, style_state(node), look_of(node))
 
     def _styled_as_now(self, node: Widget) -> bool:
         """True when a restyle of *node* would give it the styles it has: it is in the state
-        its last remembered restyle saw, under the same stylesheet, no widget with children
-        was restyled since, and it still has the styles that restyle gave."""
+        its last remembered restyle saw, under the same stylesheet, none of its ancestors was
+        restyled since, and it still has the styles that restyle gave."""
         held = self._focused_looks.get(node) if self._focused_looks is not None else None
         if held is None or not node.has_focus:
             return False
-        rules, state, restyles, look = held
-        if rules is not self.stylesheet.rules or restyles != self._container_restyles or \
-                state != style_state(node) or look != look_of(node):
+        rules, state, look = held
+        if rules is not self.stylesheet.rules or state != style_state(node) or \
+                look != look_of(node):
             return False
         self.restyles_dropped += 1
         return True

@@ -172,3 +172,24 @@ async def test_a_text_whose_pane_changed_class_while_hidden_is_restyled_when_bac
         assert look_of(text) != focused
         shown = _frame(app)
         assert _restyled_frame(app) == shown
+
+
+async def test_a_restyle_elsewhere_keeps_a_hidden_tables_styles(make_app):
+    """A widget with children restyled outside the table's ancestors (the pane shown now):
+    the table's rules cannot have changed, and its waiting restyle is still dropped."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "1")  # see the first of these tests
+        await settle(pilot)
+        table = app.query_one("#servers-table")
+        await pilot.press("2")
+        await settle(pilot)
+        app.query_one("#tools").add_class("-probe")
+        await settle(pilot)
+        dropped = app.restyles_dropped
+        await pilot.press("1")
+        await settle(pilot)
+        assert table.has_focus and app.restyles_dropped == dropped + 1
+        shown = _frame(app)
+        assert _restyled_frame(app) == shown
