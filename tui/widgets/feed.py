@@ -21,6 +21,7 @@ from toolsearch.textsafe import shown
 
 from ..activity import ActivityEntry, outcome_label, since_start
 from .render_style import StyleOncePerRender
+from .scrollbars import SteadyScrollbars
 
 MAX_LINES = 2000
 WHEN_WIDTH = 21
@@ -34,7 +35,7 @@ HEAD_NARROW = "Enter details \u00b7 c copy \u00b7 Ctrl+T call \u00b7 Ctrl+G demo
 and the keys for a detail and a copy never showed)."""
 
 
-class FeedLog(StyleOncePerRender, RichLog):
+class FeedLog(StyleOncePerRender, SteadyScrollbars, RichLog):
     """The feed's log: a ``RichLog`` whose style is worked out once per render."""
 
 

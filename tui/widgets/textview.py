@@ -18,6 +18,7 @@ from textual.widget import Widget
 from toolsearch.textsafe import shown
 
 from .render_style import StyleOncePerRender
+from .scrollbars import SteadyScrollbars
 
 
 def wrap_lines(text: str, width: int) -> list[str]:
@@ -58,7 +59,7 @@ def wrap_lines(text: str, width: int) -> list[str]:
     return out
 
 
-class TextView(StyleOncePerRender, ScrollView, can_focus=True):
+class TextView(StyleOncePerRender, SteadyScrollbars, ScrollView, can_focus=True):
     """Shows ``text`` wrapped to the widget's width."""
 
     DEFAULT_CSS = """
