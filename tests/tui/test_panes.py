@@ -165,3 +165,32 @@ async def test_tools_pane_catches_up_when_shown_again(make_app):
         await settle(pilot)
         table = app.query_one(ToolsPane).table
         assert _cell(table, "mcp-xactions\x1fmcp__xactions__send_dm", "status") == "\u25c6 visible"
+
+
+async def test_tools_count_line_catches_up_when_shown_again(make_app):
+    """A server detached and tool search turned off while Tools is hidden: shown again, its
+    count line counts the rows it shows."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "1")
+        await settle(pilot)
+
+        def count_line() -> str:
+            return str(app.query_one("#tools-count", Static).content)
+
+        def wanted() -> str:
+            rows = app.query_one(ToolsPane)._rows
+            deferred = sum(1 for r in rows if r.status == "deferred")
+            visible = sum(1 for r in rows if r.status == "visible")
+            return f"{len(rows):,} of {len(rows):,} tools \u00b7 {visible:,} visible \u00b7 " \
+                   f"{deferred:,} deferred"
+
+        before = count_line()
+        app.action_toggle_attached("firecrawl")
+        app.action_set_enabled("off")
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        assert count_line() == wanted() != before
+        assert "0 deferred" in count_line()

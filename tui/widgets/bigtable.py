@@ -27,6 +27,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from .scrollbars import SteadyScrollbars
+
 Row = TypeVar("Row", bound=Hashable)
 CELL_PADDING = 1
 
@@ -44,7 +46,7 @@ class Column:
     align: str = "left"
 
 
-class BigTable(ScrollView, Generic[Row], can_focus=True):
+class BigTable(SteadyScrollbars, ScrollView, Generic[Row], can_focus=True):
     """Rows in, visible lines out; a row cursor that posts highlight and select messages."""
 
     COMPONENT_CLASSES = {"big-table--header", "big-table--cursor", "big-table--even-row"}

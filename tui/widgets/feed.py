@@ -19,6 +19,8 @@ from textual.widgets import RichLog, Static
 from toolsearch.textsafe import shown
 
 from ..activity import ActivityEntry, outcome_label, since_start
+from .render_style import StyleOncePerRender
+from .scrollbars import SteadyScrollbars
 
 MAX_LINES = 2000
 WHEN_WIDTH = 21
@@ -34,6 +36,10 @@ HEAD = ("Calls, as the tool they reach \u00b7 Ctrl+T call \u00b7 Ctrl+G demo "
 HEAD_NARROW = "Enter details \u00b7 c copy \u00b7 Ctrl+T call \u00b7 Ctrl+G demo: Space pause, n step"
 """The head where the full one does not fit (at 80 columns it stopped at "(Space pause, n",
 and the keys for a detail and a copy never showed)."""
+
+
+class FeedLog(StyleOncePerRender, SteadyScrollbars, RichLog):
+    """The feed's log: a ``RichLog`` whose style is worked out once per render."""
 
 
 class ActivityFeed(Vertical):
@@ -64,7 +70,7 @@ class ActivityFeed(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(HEAD, id="feed-head", markup=False)
         # min_width: RichLog renders at least 78 columns, wider than the view below 81 columns
-        yield RichLog(id="feed-log", max_lines=MAX_LINES, wrap=True, markup=False, min_width=1)
+        yield FeedLog(id="feed-log", max_lines=MAX_LINES, wrap=True, markup=False, min_width=1)
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._redraw_later())

@@ -16,6 +16,9 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import DataTable
 
+from .render_style import StyleOncePerRender
+from .scrollbars import SteadyScrollbars
+
 Cells = tuple[object, ...]
 
 
@@ -32,7 +35,7 @@ def _number(text: str) -> float | None:
         return None
 
 
-class SortableTable(DataTable[object]):
+class SortableTable(StyleOncePerRender, SteadyScrollbars, DataTable[object]):
     """Rows set as a whole (:meth:`set_rows`), shown in the chosen sort order."""
 
     BINDINGS = [Binding("S", "sort_next", "Sort", id="table.sort")]

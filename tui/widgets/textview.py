@@ -17,6 +17,9 @@ from textual.widget import Widget
 
 from toolsearch.textsafe import shown
 
+from .render_style import StyleOncePerRender
+from .scrollbars import SteadyScrollbars
+
 
 def wrap_lines(text: str, width: int) -> list[str]:
     """Soft-wrap at spaces (hard-wrap a word longer than the width); keeps blank lines.
@@ -56,7 +59,7 @@ def wrap_lines(text: str, width: int) -> list[str]:
     return out
 
 
-class TextView(ScrollView, can_focus=True):
+class TextView(StyleOncePerRender, SteadyScrollbars, ScrollView, can_focus=True):
     """Shows ``text`` wrapped to the widget's width."""
 
     DEFAULT_CSS = """

@@ -8,6 +8,9 @@ assignment rather than thousands of ``DataTable.update_cell`` calls (STYLE §8).
 
 from __future__ import annotations
 
+from collections import Counter
+from operator import attrgetter
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -176,8 +179,8 @@ class ToolsPane(CatchUpWhenShown, Vertical):
 
     def _count_line(self, shown: int) -> None:
         rows = self._rows
-        deferred = sum(1 for r in rows if r.status == "deferred")
-        visible = sum(1 for r in rows if r.status == "visible")
+        counts = Counter(map(attrgetter("status"), rows))  # counted in C: 2 x 4,900 rows
+        deferred, visible = counts["deferred"], counts["visible"]
         text = f"{shown:,} of {len(rows):,} tools \u00b7 {visible:,} visible \u00b7 " \
                f"{deferred:,} deferred"
         self.query_one("#tools-count", Static).update(text, layout=False)  # fixed height
