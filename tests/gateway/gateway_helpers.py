@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import mcp_types as types
+from mcp import Client
 
 from tests.sources.source_helpers import free_port, listening
 from tests.sources.source_helpers import stop as stop_process
@@ -127,3 +129,10 @@ async def events_when(path: Path, done: Callable[[list[dict[str, Any]]], Any],
     call's record just after its reply, so a test reading at once could be early."""
     await until(lambda: done(read_events(path)), seconds)
     return read_events(path)
+
+
+def sdk_client(url: Any, name: str, **kw: Any) -> Client:
+    """The ``mcp`` SDK's client of a gateway over streamable HTTP, named *name* (the events
+    file's ``client``)."""
+    return Client(url, mode="legacy", cache=None,
+                  client_info=types.Implementation(name=name, version="1"), **kw)

@@ -23,6 +23,7 @@ from gateway_helpers import (
     env,
     events_when,
     read_events,
+    sdk_client,
     serve_argv,
     start_http_gateway,
     stop,
@@ -60,8 +61,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Pat
 
 
 def client(url: Any, **kw: Any) -> Client:
-    return Client(url, mode="legacy", cache=None,
-                  client_info=types.Implementation(name="pytest-client", version="1"), **kw)
+    return sdk_client(url, "pytest-client", **kw)
 
 
 def dumped(result: Any) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from gateway_helpers import (
     env,
     events_when,
     read_events,
+    sdk_client,
     serve_argv,
     start_http_gateway,
     stop,
@@ -41,8 +42,7 @@ def hostile(name: str, *args: str) -> dict[str, Any]:
 
 
 def client(url: str, **kw: Any) -> Client:
-    return Client(url, mode="legacy", cache=None,
-                  client_info=types.Implementation(name="pytest-hostile", version="1"), **kw)
+    return sdk_client(url, "pytest-hostile", **kw)
 
 
 async def call(c: Client, name: str, arguments: dict[str, Any] | None = None) -> Any:

@@ -19,6 +19,7 @@ import mcp_types as types
 import pytest
 from gateway_helpers import (
     events_when,
+    sdk_client,
     start_http_gateway,
     stop,
     text_of,
@@ -48,8 +49,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Pat
 
 
 def client(url: str, **kw: Any) -> Client:
-    return Client(url, mode="legacy", cache=None,
-                  client_info=types.Implementation(name="pytest-sdk", version="1"), **kw)
+    return sdk_client(url, "pytest-sdk", **kw)
 
 
 async def bridge(c: Client, name: str, args: dict[str, Any]) -> Any:

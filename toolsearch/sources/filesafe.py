@@ -20,6 +20,7 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -112,8 +113,16 @@ def atomic_replace(path: Path, data: bytes, *, shown: Path | None = None,
     tmp = _staged(path, data, like, failed, sync=True,
                   foreign=f"{shown}: owned by another user or group; refusing to replace it "
                           "with a file of a different owner")
-    try:
+    with _removed_on_failure(tmp, failed):
         os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def _removed_on_failure(tmp: str, failed: str) -> Iterator[None]:
+    """Remove the temporary file *tmp* when the block fails; an OSError there becomes
+    ``SourceError(failed: reason)``."""
+    try:
+        yield
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -133,7 +142,7 @@ def _staged(path: Path, data: bytes, like: os.stat_result | None, failed: str, *
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
         raise SourceError(f"{failed}: {exc.strerror or exc}") from None
-    try:
+    with _removed_on_failure(tmp, failed):
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             if sync:
@@ -146,12 +155,6 @@ def _staged(path: Path, data: bytes, like: os.stat_result | None, failed: str, *
             except PermissionError:
                 if foreign is not None:
                     raise SourceError(foreign) from None
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise SourceError(f"{failed}: {exc.strerror or exc}") from None
-        raise
     return tmp
 
 
