@@ -348,6 +348,27 @@ async def test_a_tool_of_a_server_that_is_down_says_so(tmp_path: Path, alone: bo
         stop(proc)
 
 
+async def test_a_server_out_of_scope_is_not_said_to_be_down(tmp_path: Path) -> None:
+    """A down server the client may not reach (out of its --scope) is none of its business:
+    its failure (its own stderr words) is not handed to the client."""
+    config = write_config(tmp_path / "servers.json", {
+        "rich": rich_entry("rich", "--exit-at-start", "3"), "other": rich_entry("other")})
+    proc, url = start_http_gateway([str(config)], "--scope", "other",
+                                   "--events", str(tmp_path / "events.jsonl"))
+    try:
+        async with client(url) as c:
+            reply = await c.call_tool("tool_call", {"name": "mcp__rich__sensor",
+                                                    "arguments": {"sensor": "t1"}})
+            said = text_of(reply)
+            assert reply.is_error
+            assert "is down" not in said and "cannot start" not in said, said
+            other = await c.call_tool("tool_call", {"name": "mcp__other__sensor",
+                                                    "arguments": {"sensor": "t2"}})
+            assert other.structured_content == {"sensor": "t2", "value": 3.25}
+    finally:
+        stop(proc)
+
+
 async def test_two_http_clients_one_killed_mid_call_the_other_serves_on(
         tmp_path: Path) -> None:
     """Two clients, each its own session; one is killed in the middle of a long call (no

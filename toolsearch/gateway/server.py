@@ -296,7 +296,10 @@ class Gateway:
         bridge = self._bridge
         target = arguments.get("name") if isinstance(arguments, Mapping) and \
             name in ("tool_call", "tool_describe") else name
-        down = self.pool.down_reason(target) if isinstance(target, str) else ""
+        state = self.state
+        down = self.pool.down_reason(target, lambda server: state is None or (
+            server not in state.detached and state.in_scope(server))) \
+            if isinstance(target, str) else ""
         if down:  # a tool the client knew, of a server now down: said so, not "unknown"
             return (name if name in BRIDGE_TOOL_NAMES else "direct", target, "error", down,
                     _error_result(down))

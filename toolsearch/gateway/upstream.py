@@ -306,13 +306,16 @@ class UpstreamPool:
     def routes(self, tool_name: str) -> bool:
         return tool_name in self._route
 
-    def down_reason(self, tool_name: str) -> str:
+    def down_reason(self, tool_name: str, reachable: Callable[[str], bool] = lambda _: True
+                    ) -> str:
         """Why *tool_name* (``mcp__server__tool``) cannot be reached when its server is down
-        (the client knew it from before; no listing holds it now); "" otherwise."""
+        (the client knew it from before; no listing holds it now); "" otherwise, and for a
+        server the client may not reach (``reachable(server name)`` False: out of its scope or
+        detached, whose failure is none of its business)."""
         if tool_name in self._route:
             return ""
         for upstream in self.upstreams:
-            if upstream.client is None and \
+            if upstream.client is None and reachable(upstream.config.name) and \
                     tool_name.startswith(f"mcp__{sanitize_part(upstream.config.name)}__"):
                 return (f"{tool_name!r} cannot be reached now: its server "
                         f"{upstream.config.name!r} is down ({upstream.listing.toolset.error}). "
