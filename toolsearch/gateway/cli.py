@@ -149,20 +149,14 @@ def _listen(host: str, port: int) -> Any:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from toolsearch.cli import CliError, _overrides, _split_csv, _warn_read_as
-    from toolsearch.sources.detect import is_url, resolve_path
+    from toolsearch.cli import _check_sources, _overrides, _split_csv, _warn_read_as
 
     from .events import EventLog, default_events_path
     from .server import Gateway
     from .upstream import DEFAULT_CALL_TIMEOUT
 
     token = _token(args)
-    for spec in map(str.strip, map(str, args.sources)):
-        # a SOURCE that is not there is one line, before anything starts or is said
-        if not spec:
-            raise CliError("empty SOURCE argument")
-        if not is_url(spec):
-            resolve_path(spec)
+    _check_sources(args.sources)  # one line for a bad SOURCE, before anything is said
     sock = _listen(args.host, args.port) if args.transport == "http" else None
     path = Path(args.events) if args.events else default_events_path()
     events = EventLog(path)
