@@ -76,10 +76,11 @@ def _client(command: list[str]) -> Any:
 @contextlib.contextmanager
 def _servers_stderr_relayed(grace: float = 1.0) -> Iterator[None]:
     """The servers' stderr comes through a pipe and is relayed to ours line by line, minus
-    their normal start lines and their own ``toolsearch: interrupted``: on Ctrl+C (or SIGTERM) the bench stops its
-    gateways with SIGTERM and each said it too, so the user read it three times. Everything
-    else they write (an error, a warning) is relayed, before the bench's own last line: on
-    the way out the relay waits up to *grace* seconds for the servers to close the pipe."""
+    their normal start lines and their own ``toolsearch: interrupted`` (on Ctrl+C or SIGTERM
+    the bench stops its gateways with SIGTERM and each said it too: the user read it three
+    times). Everything else they write (an error, a warning) is relayed, before the bench's
+    own last line: on the way out the relay waits up to *grace* seconds for the servers to
+    close the pipe."""
     global _errlog
     read_fd, write_fd = os.pipe()
 
