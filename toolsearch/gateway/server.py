@@ -443,8 +443,8 @@ class Gateway:
     async def apply(self, state: SessionState) -> bool:
         """Offer *state*'s assembly; notify the clients when the tools they see changed."""
         assembly = state.assembly
-        tools = [_mcp_tool(d, None if def_name(d) in BRIDGE_TOOL_NAMES else
-                           self.pool.listed_tool(def_name(d))) for d in assembly.tool_defs]
+        # a bridge is none of the upstreams' tools (theirs are mcp__server__tool): no listing
+        tools = [_mcp_tool(d, self.pool.listed_tool(def_name(d))) for d in assembly.tool_defs]
         changed = [t.model_dump() for t in tools] != [t.model_dump() for t in self._tools]
         self.state = state
         self._tools = tools
