@@ -168,34 +168,27 @@ def _without_block(data: Any) -> Any:
     return copy
 
 
-def _update(data: Any, values: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
-    """Apply *values* to the round-trip document; returns (document, {changed key: value})
-    where a value of None means the key was removed."""
-    from ruamel.yaml.comments import CommentedMap
-
-    if data is None:
-        data = CommentedMap()
-    if not isinstance(data, dict):
+def _planned(before: Any, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the ``tools.tool_search`` block as it will read after the save, {changed key: value,
+    None when removed}), worked out on *before*: the file as Hermes' loader (PyYAML) reads
+    it, so a plain ``enabled: off`` is False here, as it is to Hermes."""
+    if before is not None and not isinstance(before, dict):
         raise SourceError("the top level is not a mapping; refusing to rewrite it")
-    tools = data.get("tools")
-    if tools is None:
-        tools = CommentedMap()
-        data["tools"] = tools
-    elif not isinstance(tools, dict):
+    tools = (before or {}).get("tools")
+    if tools is not None and not isinstance(tools, dict):
         raise SourceError("'tools' is not a mapping; refusing to rewrite it")
-    block = tools.get("tool_search")
-    # Hermes' PyYAML reads a plain `off`/`no`/`false` as False (enabled off); ruamel (YAML
-    # 1.2) gives the word. A quoted "off" is a string, which Hermes reads as enabled auto.
-    from ruamel.yaml.scalarstring import ScalarString
+    current = (tools or {}).get("tool_search")
+    if isinstance(current, dict):
+        block = dict(current)
+    else:  # a legacy `tool_search: off` is enabled off; a quoted "off" is a string: auto
+        block = {"enabled": "off"} if current is False and "enabled" not in values else {}
+    return block, apply_values(block, values)
 
-    legacy_off = block is False or (isinstance(block, str) and not isinstance(
-        block, ScalarString) and block.strip().lower() in ("false", "off", "no"))
-    if not isinstance(block, dict):
-        block = CommentedMap()
-        tools["tool_search"] = block
-        if legacy_off and "enabled" not in values:
-            block["enabled"] = "off"
-    current = _plain_value(block)
+
+def apply_values(block: dict[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """Apply *values* (clamped) to *block* in place; {changed key: value}, None when removed.
+    A key whose current value already means the same thing is left as written."""
+    current = dict(block)
     changed: dict[str, Any] = {}
     for key, value in clamped_values(values, current).items():
         if key in block and value is not None and _normalised(key, current[key]) == value:
@@ -207,7 +200,27 @@ def _update(data: Any, values: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
             continue
         block[key] = value
         changed[key] = value
-    return data, changed
+    return changed
+
+
+def _updated(document: Any, block: Mapping[str, Any], changed: Mapping[str, Any]) -> Any:
+    """The round-trip *document* with the planned change made (for the full dump)."""
+    from ruamel.yaml.comments import CommentedMap
+
+    data = CommentedMap() if document is None else document
+    tools = data.get("tools")
+    if tools is None:
+        tools = data["tools"] = CommentedMap()
+    node = tools.get("tool_search")
+    if not isinstance(node, dict):
+        tools["tool_search"] = CommentedMap(block)
+        return data
+    for key, value in changed.items():
+        if value is None:
+            node.pop(key, None)
+        else:
+            node[key] = value
+    return data
 
 
 # --------------------------------------------------------------------------- text splice
@@ -415,20 +428,18 @@ def save_tool_search_block(config_path: Path, values: Mapping[str, Any]) -> Save
     text = read.text
     try:
         before = _plain(text)
+        block, changed = _planned(before, values)
+        if not changed:
+            return SaveResult(shown, None, ())
         rt, document = _rt_yaml(text)
-        _, original = _rt_yaml(text)
-        document, changed = _update(document, values)
     except SourceError as exc:
         raise SourceError(f"{shown}: {exc}") from None
-    if not changed:
-        return SaveResult(shown, None, ())
-    block = _plain_value(document["tools"]["tool_search"])
     try:  # a shape the splice does not know (merge keys `<<: *base`, ...): dump in full
-        spliced = _splice(text, original, block, changed, _step(original))
+        spliced = _splice(text, document, block, changed, _step(document))
     except (KeyError, IndexError, AttributeError, TypeError):
         spliced = None
     if spliced is None or not _verified(spliced, before, block):
-        dumped = _dump(rt, document, text)  # only when needed: seconds on a big file
+        dumped = _dump(rt, _updated(document, block, changed), text)  # seconds on a big file
         spliced = dumped if _verified(dumped, before, block) else None
     return SaveResult(shown, read.write(path, shown, spliced), tuple(changed))
 

@@ -15,10 +15,11 @@ from .save import (
     SaveResult,
     TextToRewrite,
     _dump,
+    _edit_block,
+    _flow,
     _plain,
-    _plain_value,
     _rt_yaml,
-    clamped_values,
+    apply_values,
     save_tool_search_block,
 )
 
@@ -83,22 +84,14 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
     text = read.text
     try:
         before = _plain(text)
+        current = before.get("tool_search") if isinstance(before, dict) else None
+        wanted = dict(current) if isinstance(current, dict) else {}
+        changed = apply_values(wanted, {k: v for k, v in values.items() if v is not None})
+        if not changed:
+            return SaveResult(shown, None, ())
         rt, document = _rt_yaml(text)
     except SourceError as exc:
         raise SourceError(f"{shown}: {exc}") from None
-    from ruamel.yaml.comments import CommentedMap
-
-    block = document.get("tool_search")
-    if not isinstance(block, dict):
-        block = CommentedMap()
-        document["tool_search"] = block
-    current = _plain_value(block)
-    changed = {k: v for k, v in clamped_values(values, current).items()
-               if v is not None and current.get(k) != v}
-    if not changed:
-        return SaveResult(shown, None, ())
-    block.update(changed)
-    wanted = _plain_value(block)
     keep = {k: v for k, v in (before or {}).items() if k != "tool_search"}
 
     def kept(candidate: str | None) -> bool:
@@ -108,22 +101,45 @@ def save_catalog_block(config_path: Path, values: Mapping[str, Any]) -> SaveResu
         return isinstance(after, dict) and after.get("tool_search") == wanted and \
             {k: v for k, v in after.items() if k != "tool_search"} == keep
 
-    new_text = _splice_top_level(text, wanted)
+    new_text = _splice_top_level(text, document, wanted, changed)
     if not kept(new_text):  # the full dump only when needed: seconds on a big catalog
-        dumped = _dump(rt, document, text)
+        dumped = _dump(rt, _updated_top_level(document, wanted, changed), text)
         new_text = dumped if kept(dumped) else None
     return SaveResult(shown, read.write(path, shown, new_text), tuple(changed))
 
 
-def _splice_top_level(text: str, block: Mapping[str, Any]) -> str | None:
-    """The text with one line changed: a one-line top-level ``tool_search:`` replaced, or a
-    new one inserted before ``toolsets:``. None for any other shape (the caller then dumps
-    the round-trip document)."""
+def _updated_top_level(document: Any, wanted: Mapping[str, Any],
+                       changed: Mapping[str, Any]) -> Any:
+    """The round-trip catalog with its top-level ``tool_search`` changed (for the dump)."""
+    from ruamel.yaml.comments import CommentedMap
+
+    block = document.get("tool_search")
+    if not isinstance(block, dict):
+        document["tool_search"] = CommentedMap(wanted)
+        return document
+    block.update(changed)
+    return document
+
+
+def _splice_top_level(text: str, document: Any, block: Mapping[str, Any],
+                      changed: Mapping[str, Any]) -> str | None:
+    """The text with only the top-level ``tool_search`` changed: a block mapping edited key by
+    key (comments kept), a one-line one replaced, or a new one inserted before
+    ``toolsets:``. None for any other shape (the caller then dumps the round-trip document)."""
     import yaml
 
     line = "tool_search: " + yaml.safe_dump(dict(block), default_flow_style=True,
                                             width=10**6, sort_keys=False).strip() + "\n"
     lines = text.splitlines(keepends=True)
+    old = document.get("tool_search") if isinstance(document, dict) else None
+    if isinstance(old, dict) and old and not _flow(old):
+        key_line, col = document.lc.key("tool_search")
+        if col != 0:
+            return None
+        try:
+            return _edit_block(lines, key_line, col, old, changed)
+        except (KeyError, IndexError, AttributeError, TypeError):
+            return None
     for i, current in enumerate(lines):
         if current.startswith("tool_search:"):
             rest = current[len("tool_search:"):].split(" #")[0].strip()
