@@ -119,3 +119,13 @@ def test_arguments_are_still_checked_before_the_terminal(tmp_path: Path) -> None
     """A wrong SOURCE or theme is the error a user must fix first, with or without one."""
     assert "nope.yaml: no such file" in one_error(run("tui", "nope.yaml", cwd=tmp_path))
     assert "--theme: no theme" in one_error(run("demo", "--theme", "ops-drak", cwd=tmp_path))
+
+
+@pytest.mark.parametrize(("option", "extra"), [("--follow", []), ("--serve", ["seed-demo"]),
+                                               ("--events", ["seed-demo", "--serve", "0"])])
+def test_an_empty_gateway_option_of_the_app_is_refused(option: str, extra: list[str],
+                                                       tmp_path: Path) -> None:
+    """`tui --follow "$UNSET"` and `tui SRC --serve "$UNSET"` opened the plain app, neither
+    following nor serving, with nothing said."""
+    said = one_error(run("tui", *extra, option, "", cwd=tmp_path))
+    assert said.startswith(f"{option} '': empty; "), said

@@ -592,6 +592,13 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
     _check_sources(args.sources)
     _check_theme(args.theme)
+    wanted = {"follow": "name the events file to follow",
+              "serve": "give [HOST:]PORT (0: any free port)",
+              "events": "name the events file, or leave --events out for the default"}
+    for option, hint in wanted.items():  # `--follow "$UNSET"` opened the plain app
+        value = getattr(args, option, None)
+        if value is not None and not value.strip():
+            raise CliError(f"--{option} {value!r}: empty; {hint}")
     if tui_gateway(args, app_in_terminal):  # --follow EVENTS or --serve [HOST:]PORT
         return 0
     run_app = app_in_terminal("tui.app.run_app")
