@@ -93,7 +93,7 @@ def test_the_app_without_a_terminal_is_one_line(argv: list[str], tmp_path: Path)
     assert "assemble" in said  # what to use instead
 
 
-def test_the_app_with_a_terminal_for_input_only_names_its_output(tmp_path: Path) -> None:
+def test_the_app_with_a_terminal_for_input_only_names_where_it_draws(tmp_path: Path) -> None:
     master, slave = pty.openpty()
     try:
         proc = run("demo", cwd=tmp_path, stdin=slave, timeout=30)
@@ -101,7 +101,29 @@ def test_the_app_with_a_terminal_for_input_only_names_its_output(tmp_path: Path)
         os.close(slave)
         os.close(master)
     said = one_error(proc)
-    assert said.startswith("the app needs a terminal, and standard output is not one"), said
+    assert said.startswith("the app needs a terminal, and standard error is not one"), said
+
+
+def test_the_app_opens_with_stdout_redirected(tmp_path: Path) -> None:
+    """Textual draws on stderr: `toolsearch demo > out.txt` works on the terminal, and is not
+    refused."""
+    master, slave = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env.pop("TEXTUAL_DRIVER", None)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "toolsearch", "demo"], stdin=slave,
+                                stderr=slave, stdout=subprocess.PIPE, cwd=tmp_path, env=env)
+        try:
+            proc.wait(timeout=8)  # a refusal ends at once; the app runs until it is quit
+        except subprocess.TimeoutExpired:
+            pass
+        running = proc.poll() is None
+        proc.kill()
+        proc.wait(10)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert running, f"the app did not stay open (exit {proc.returncode})"
 
 
 @pytest.mark.parametrize("mode", ["follow", "serve"])

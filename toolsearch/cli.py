@@ -571,20 +571,28 @@ def _stream_is_terminal(stream: Any) -> bool:
 
 
 def _check_terminal() -> None:
-    """Refuse to open the app when stdin or stdout is not a terminal (one line, exit 1): it
-    opened anyway, drawing escape codes into a pipe or file, or reading no keys from
-    /dev/null, with no way to quit it but Ctrl-C or kill."""
-    for name, stream in (("standard input", sys.stdin), ("standard output", sys.stdout)):
+    """Refuse to open the app when it would have no terminal (one line, exit 1): it opened
+    anyway, reading no keys from /dev/null or drawing escape codes into a pipe, with no way
+    out but Ctrl-C or kill. Textual reads keys from stdin and draws on stderr (so stdout
+    may be redirected); a driver of one's own (``TEXTUAL_DRIVER``, as ``textual serve``
+    sets) needs neither."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return
+    for name, stream in (("standard input", sys.__stdin__), ("standard error", sys.__stderr__)):
         if not _stream_is_terminal(stream):
             raise CliError(f"the app needs a terminal, and {name} is not one; for text "
                            "output use assemble, search, explain or call (--json for JSON)")
 
 
-def app_in_terminal(name: str) -> Any:
-    """:func:`app_entry`, once stdin and stdout are known to be a terminal (what every
-    command that opens the app loads it with, after its arguments are checked)."""
-    _check_terminal()
-    return app_entry(name)
+def _app_loader(args: argparse.Namespace) -> Callable[[str], Any]:
+    """:func:`app_entry`, after :func:`_check_terminal` when the command line is the
+    process's own (``main()``; a program calling ``main(argv)`` runs the app its own way)."""
+    def load(name: str) -> Any:
+        if getattr(args, "own_terminal", False):
+            _check_terminal()
+        return app_entry(name)
+
+    return load
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
@@ -599,9 +607,10 @@ def cmd_tui(args: argparse.Namespace) -> int:
         value = getattr(args, option, None)
         if value is not None and not value.strip():
             raise CliError(f"--{option} {value!r}: empty; {hint}")
-    if tui_gateway(args, app_in_terminal):  # --follow EVENTS or --serve [HOST:]PORT
+    load = _app_loader(args)
+    if tui_gateway(args, load):  # --follow EVENTS or --serve [HOST:]PORT
         return 0
-    run_app = app_in_terminal("tui.app.run_app")
+    run_app = load("tui.app.run_app")
     run_app(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
             theme=args.theme, timeout=args.timeout)
     return 0
@@ -610,7 +619,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     _check_sources(args.sources)
     _check_theme(args.theme)
-    run_demo = app_in_terminal("tui.app.run_demo")
+    run_demo = _app_loader(args)("tui.app.run_demo")
     run_demo(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
              theme=args.theme, timeout=args.timeout)
     return 0
@@ -831,6 +840,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         args = parser.parse_args(["tui", *words])
+    args.own_terminal = argv is None  # the app is opened on this process's terminal
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
