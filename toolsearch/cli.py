@@ -11,7 +11,7 @@ import logging
 import math
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from .cli_safety import (
     parse_args_json,
     positive_int,
 )
-from .config import CONFIG_KEYS, CONFIG_TABLE, parse_assignment, read_as_note
+from .config import CONFIG_KEYS, CONFIG_TABLE, block_notes, parse_assignment, read_as_note
 from .profiles import PROFILE_NAMES, get_profile
 from .progress import Progress, progress
 from .session import SessionState
@@ -59,6 +59,8 @@ def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
     from .sources import load_sources
 
     shown = progress("")
+    if shown.enabled:
+        _starting_line(shown, specs, timeout)
     workspace = load_sources(list(specs), timeout=timeout,
                              listed=_listed_line(shown) if shown.enabled else None)
     for warning in workspace.warnings:
@@ -69,11 +71,32 @@ def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
     return workspace
 
 
+def _starting_line(shown: Progress, specs: Sequence[str], timeout: float) -> None:
+    """How many live servers start, and how many at once (the first is listed only when it
+    answers, which may take the whole timeout)."""
+    from .sources import server_configs
+    from .sources.errors import SourceError
+    from .sources.live import MAX_PARALLEL
+
+    try:  # the parse is cached: loading the SOURCEs reuses it (and says what is wrong)
+        count = len(server_configs(specs))
+    except SourceError:
+        return
+    if count:
+        at_once = f", {MAX_PARALLEL} at a time" if count > MAX_PARALLEL else ""
+        shown(f"starting {count} live server{'s' if count > 1 else ''}{at_once}, each given "
+              f"up to {timeout:g} s (--timeout) to list its tools")
+
+
 def _listed_line(shown: Progress) -> Callable[[Any, int, int], None]:
+    from .sources.live import MAX_PARALLEL
+
     def listed(listing: Any, done: int, total: int) -> None:
         toolset = listing.toolset
         what = "failed" if toolset.error else f"{len(toolset.tools)} tools"
-        shown.say(f"server {toolset.name}: {what} ({done} of {total} servers listed)")
+        waiting = total - done - MAX_PARALLEL  # started as others finish, MAX_PARALLEL at once
+        queued = f", {waiting} waiting to start" if waiting > 0 else ""
+        shown.say(f"server {toolset.name}: {what} ({done} of {total} servers listed{queued})")
 
     return listed
 
@@ -113,6 +136,11 @@ def _redacted(text: str) -> str:
     return redact_text(text)
 
 
+def _empty(path: str) -> str:
+    """What a path that names nothing is, in words (it is quoted beside them)."""
+    return "an empty path" if not path else "a path of only blanks"
+
+
 def _split_csv(value: str | None) -> list[str] | None:
     if value is None:
         return None
@@ -132,10 +160,52 @@ def _warn_read_as(changes: Mapping[str, Any] | None, config: Any) -> None:
             _warn(f"--set {note}")
 
 
+def _warn_block_values(specs: Sequence[str], workspace: Workspace, profile: str,
+                       replaced: Collection[str]) -> None:
+    """A warning for each value of the SOURCEs' ``tool_search`` block that Hermes does not
+    read as written (it clamps or defaults it silently, and so does the engine), beside the
+    other warnings about the file; keys ``--set`` replaces are not the file's to answer for."""
+    block = workspace.tool_search
+    if not block:
+        return
+    # A value that looks like a secret is shown as ***: Hermes reads *** as it reads any other
+    # word where it wants a number or auto/on/off (the note names what it was read as).
+    shown = {key: value if isinstance(value, int | float) or _redacted(repr(value)) ==
+             repr(value) else "***" for key, value in block.items()}
+    notes = block_notes(shown, profile, skip=replaced)
+    if notes:
+        where = _redacted(_tool_search_origin(specs))
+        for note in notes:
+            _warn(f"{where}: {note}")
+
+
+def _tool_search_origin(specs: Sequence[str]) -> str:
+    """Where the merged ``tool_search`` block came from, as the file's own warnings name it:
+    ``config.yaml: tools.tool_search`` (the first SOURCE that has one wins the merge)."""
+    from .sources.detect import CATALOG, HERMES, resolve_source
+    from .sources.errors import SourceError
+    from .sources.hermes_config import tool_search_block
+
+    for spec in specs:
+        try:  # parsed once already (cached): this only looks again
+            source = resolve_source(spec)
+        except SourceError:
+            continue
+        if source.path is None or not isinstance(source.data, Mapping):
+            continue
+        if source.kind == HERMES and tool_search_block(source.data)[0] is not None:
+            return f"{source.path.name}: tools.tool_search"
+        if source.kind == CATALOG and source.data.get("tool_search") is not None:
+            return f"{source.path.name}: tool_search"
+    return "tool_search"
+
+
 def build_state(args: argparse.Namespace, specs: Sequence[str], *,
                 apply_set: bool = True) -> SessionState:
     workspace = load_workspace(specs, timeout=args.timeout)
-    overrides = _overrides(getattr(args, "set", None)) if apply_set else None
+    changes = _overrides(getattr(args, "set", None))
+    _warn_block_values(specs, workspace, args.profile, replaced=changes)
+    overrides = changes if apply_set else None
     state = SessionState.from_workspace(
         workspace, profile=args.profile, context_length=args.context, overrides=overrides,
     )
@@ -362,6 +432,9 @@ def cmd_call(args: argparse.Namespace) -> int:
 def cmd_snapshot(args: argparse.Namespace) -> int:
     from .sources.snapshot import write_catalog_file
 
+    if not args.output.strip():  # Path("") is ".", which the refusal would name instead
+        raise CliError(f"-o {args.output!r}: {_empty(args.output)}; give the catalog file "
+                       "to write (.yaml or .json)")
     workspace = load_workspace(args.sources, timeout=args.timeout)
     out = Path(args.output)
     backup = write_catalog_file(workspace, out, name=args.name, sources=args.sources,
@@ -375,13 +448,26 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_tune_target(args: argparse.Namespace) -> None:
+    """Refuse, before any server starts, a ``--save`` that has nowhere it may write."""
+    # `--config "$UNSET"` read as no --config, and --save wrote into SOURCE instead
+    if args.config is not None and not args.config.strip():
+        raise CliError(f"--config {args.config!r}: {_empty(args.config)}; name the Hermes "
+                       "config.yaml to save into")
+    if args.save and not args.config and "://" in args.source:  # before any server starts
+        raise CliError("--save writes a Hermes config.yaml or a YAML catalog, and SOURCE is "
+                       "a URL: name the file with --config PATH")
+    if args.save and not args.config and _is_bundled_sample(args.source):
+        raise CliError(f"{args.source} is a bundled sample, not saved in place: copy it with "
+                       f"`toolsearch snapshot {args.source} -o my.yaml` and tune my.yaml, or "
+                       "save into a Hermes config.yaml with --config PATH")
+
+
 def cmd_tune(args: argparse.Namespace) -> int:
     changes = _overrides(args.set)
     if not changes:
         raise CliError("tune needs at least one --set KEY=VALUE")
-    if args.save and not args.config and "://" in args.source:  # before any server starts
-        raise CliError("--save writes a Hermes config.yaml or a YAML catalog, and SOURCE is "
-                       "a URL: name the file with --config PATH")
+    _check_tune_target(args)
     before = build_state(args, [args.source], apply_set=False)
     after = before.with_config(**changes)
     _warn_read_as(changes, after.config)
@@ -404,15 +490,23 @@ def cmd_tune(args: argparse.Namespace) -> int:
         old, new = rows[0]["config"].get(key), rows[1]["config"].get(key)
         if old != new:
             print(f"  {key}: {old} -> {new}")
-    if saved and not saved["changed_keys"] and not any(k in rows[1]["config"] for k in changes):
-        print(f"nothing saved: no --set value can be written (not written: {saved['path']})")
-    elif saved and not saved["changed_keys"]:
-        print(f"nothing changed: {saved['path']} already holds these values (not written)")
-    elif saved:
-        print(f"saved {saved['block']} to {saved['path']} (backup: {saved['backup']})")
-    elif changes:
-        print("(not saved; add --save to write the Hermes config)")
+    print(_saved_line(args, saved, any(k in rows[1]["config"] for k in changes)))
     return 0
+
+
+def _saved_line(args: argparse.Namespace, saved: Mapping[str, Any] | None,
+                writable: bool) -> str:
+    """What ``tune`` did with the file, in one line (*writable*: a --set key can be saved)."""
+    if saved and not saved["changed_keys"] and not writable:
+        return f"nothing saved: no --set value can be written (not written: {saved['path']})"
+    if saved and not saved["changed_keys"]:
+        return f"nothing changed: {saved['path']} already holds these values (not written)"
+    if saved:
+        return f"saved {saved['block']} to {saved['path']} (backup: {saved['backup']})"
+    if not args.config and _is_bundled_sample(args.source):
+        return ("(not saved; a bundled sample is not written: add --save --config PATH to "
+                "save into a Hermes config.yaml)")
+    return "(not saved; add --save to write the Hermes config)"
 
 
 def _tune_save(args: argparse.Namespace, changes: Mapping[str, Any],
@@ -469,14 +563,54 @@ def _check_theme(name: str | None) -> None:
         raise CliError(f"--theme: no theme {name!r} ({hint}themes: {', '.join(names)})")
 
 
+def _stream_is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (OSError, ValueError, AttributeError):  # closed, detached, or no isatty at all
+        return False
+
+
+def _check_terminal() -> None:
+    """Refuse to open the app when it would have no terminal (one line, exit 1): it opened
+    anyway, reading no keys from /dev/null or drawing escape codes into a pipe, with no way
+    out but Ctrl-C or kill. Textual reads keys from stdin and draws on stderr (so stdout
+    may be redirected); a driver of one's own (``TEXTUAL_DRIVER``, as ``textual serve``
+    sets) needs neither."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return
+    for name, stream in (("standard input", sys.__stdin__), ("standard error", sys.__stderr__)):
+        if not _stream_is_terminal(stream):
+            raise CliError(f"the app needs a terminal, and {name} is not one; for text "
+                           "output use assemble, search, explain or call (--json for JSON)")
+
+
+def _app_loader(args: argparse.Namespace) -> Callable[[str], Any]:
+    """:func:`app_entry`, after :func:`_check_terminal` when the command line is the
+    process's own (``main()``; a program calling ``main(argv)`` runs the app its own way)."""
+    def load(name: str) -> Any:
+        if getattr(args, "own_terminal", False):
+            _check_terminal()
+        return app_entry(name)
+
+    return load
+
+
 def cmd_tui(args: argparse.Namespace) -> int:
     from .gateway.cli import tui_gateway
 
     _check_sources(args.sources)
     _check_theme(args.theme)
-    if tui_gateway(args, app_entry):  # --follow EVENTS or --serve [HOST:]PORT
+    wanted = {"follow": "name the events file to follow",
+              "serve": "give [HOST:]PORT (0: any free port)",
+              "events": "name the events file, or leave --events out for the default"}
+    for option, hint in wanted.items():  # `--follow "$UNSET"` opened the plain app
+        value = getattr(args, option, None)
+        if value is not None and not value.strip():
+            raise CliError(f"--{option} {value!r}: empty; {hint}")
+    load = _app_loader(args)
+    if tui_gateway(args, load):  # --follow EVENTS or --serve [HOST:]PORT
         return 0
-    run_app = app_entry("tui.app.run_app")
+    run_app = load("tui.app.run_app")
     run_app(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
             theme=args.theme, timeout=args.timeout)
     return 0
@@ -485,7 +619,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     _check_sources(args.sources)
     _check_theme(args.theme)
-    run_demo = app_entry("tui.app.run_demo")
+    run_demo = _app_loader(args)("tui.app.run_demo")
     run_demo(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
              theme=args.theme, timeout=args.timeout)
     return 0
@@ -641,6 +775,13 @@ def _command_parser(parser: argparse.ArgumentParser,
     return found
 
 
+def _is_bundled_sample(word: str) -> bool:
+    """True when *word* names a bundled sample catalog and no file (a file wins, as a SOURCE)."""
+    from .sources.samples import is_sample_name
+
+    return is_sample_name(word) and not os.path.lexists(os.path.expanduser(word))
+
+
 def _looks_like_source(word: str) -> bool:
     from .sources.samples import is_sample_name
 
@@ -677,8 +818,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     commands = {"tui", "demo", "assemble", "search", "explain", "call", "snapshot", "tune",
                 "samples", "bench", "serve"}
-    if words and words[0] not in commands and not words[0].startswith("-"):
-        if not (_looks_like_source(words[0]) or any(c in words[0] for c in "./\\")):
+    if words and words[0] not in commands and (words[0] == "-" or not words[0].startswith("-")):
+        if not (words[0] == "-" or _looks_like_source(words[0])
+                or any(c in words[0] for c in "./\\")):
             from .sources.samples import list_samples
 
             close = difflib.get_close_matches(words[0], [*sorted(commands), *list_samples()],
@@ -690,7 +832,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
                   "--help)", file=sys.stderr)
             return 1
         words = ["tui", *words]  # `toolsearch SOURCE...`: the app on those sources (a missing
-        # file gets tui's one-line error)
+        # file gets tui's one-line error; `-`, that a SOURCE is not read from stdin)
     elif words and _is_app_option(parser, words[0]):
         words = ["tui", *words]  # `toolsearch --theme T`: the app's options, no command needed
     args, unknown = parser.parse_known_args(words)
@@ -698,6 +840,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         args = parser.parse_args(["tui", *words])
+    args.own_terminal = argv is None  # the app is opened on this process's terminal
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -215,22 +215,18 @@ def read_as_note(key: str, value: Any, config: ToolSearchConfig) -> str:
     if spec is None or spec.type == "list":
         return ""
     took = getattr(config, key)
-    shown = f"{key}={value!r}" if isinstance(value, str) else f"{key}={value}"
+    shown = f"{key}={_bounded(value)}"
     if spec.type == "tristate":
         text = str(value).strip().lower()
         known = text in TRI_STATES or text in _TRUE or text in _FALSE
         return "" if known else f"{shown} is not auto, on or off: read as {took}"
-    if spec.type == "int":
-        try:
-            number = float(int(value))  # as Hermes' int(): 4000.7 is 4000, "1e9" is no int
-        except (TypeError, ValueError, OverflowError):
-            return f"{shown} is not a whole number: read as the default {took:g}"
-    else:
-        number = _safe_float(value, math.nan)
-        if math.isnan(number):
-            return f"{shown} is not a number: read as the default {took:g}"
+    # as Hermes' int() for a whole-number key: 4000.7 is 4000, "1e9" is no whole number
+    number = _as_number(value, whole=spec.type == "int")
+    if math.isnan(number):
+        what = "a whole number" if spec.type == "int" else "a number"
+        return f"{shown} is not {what}: read as the default {took:g}"
     notes = []
-    if isinstance(value, bool) or number != _safe_float(value, number):
+    if isinstance(value, bool) or number != _as_number(value, whole=False):
         notes.append(f"is read as {number:g}")  # YAML's true is 1; a fraction is cut off
     if number != took:
         high = spec.high
@@ -238,6 +234,38 @@ def read_as_note(key: str, value: Any, config: ToolSearchConfig) -> str:
         notes.append(f"{'which ' if notes else ''}is outside {spec.low:g}-{top}: clamped to "
                      f"{took:g}")
     return f"{shown} " + ", ".join(notes) if notes else ""
+
+
+def _as_number(value: Any, *, whole: bool) -> float:
+    """``float(value)`` (of ``int(value)`` when *whole*), nan where Hermes falls back to the
+    default; an integer too large for a float is infinite (a file's value is not cut)."""
+    try:
+        return float(int(value) if whole else value)
+    except OverflowError:
+        return (math.inf if value > 0 else -math.inf) if isinstance(value, int) else math.nan
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _bounded(value: Any, most: int = 60) -> str:
+    """*value* as a note shows it: a string quoted, anything else as written, cut past
+    *most* characters (a value read from a file may be a whole document)."""
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def block_notes(raw: Mapping[str, Any] | None, profile: ProfileLike = "seed", *,
+                skip: Collection[str] = ()) -> tuple[str, ...]:
+    """:func:`read_as_note` for each key of a ``tools.tool_search`` block loaded from a file
+    (bar the keys in *skip*, which ``--set`` replaces): what Hermes clamps or defaults
+    silently, for the CLI to say once. Reading the block itself is unchanged."""
+    if not isinstance(raw, Mapping):
+        return ()
+    scalars = {key: value for key, value in raw.items() if key != "defer"}  # the engine
+    config = ToolSearchConfig.from_raw(scalars, profile=profile)  # warns about defer itself
+    notes = (read_as_note(str(key), value, config) for key, value in raw.items()
+             if key not in skip)
+    return tuple(note for note in notes if note)
 
 
 def parse_assignment(text: str) -> tuple[str, Any]:

@@ -1008,9 +1008,13 @@ async def list_server(config: ServerConfig, *, timeout: float = DEFAULT_TIMEOUT)
 #: Called as each server of :func:`list_servers` is done: (listing, servers done, servers).
 Listed = Callable[[ServerListing, int, int], None]
 
+#: Servers :func:`list_servers` starts at once; the others wait for one of them to finish
+#: (a server that hangs holds its place for its whole timeout).
+MAX_PARALLEL = 32
+
 
 async def list_servers(configs: Sequence[ServerConfig], *, timeout: float = DEFAULT_TIMEOUT,
-                       max_parallel: int = 32, listed: Listed | None = None,
+                       max_parallel: int = MAX_PARALLEL, listed: Listed | None = None,
                        ) -> tuple[ServerListing, ...]:
     """List every server in parallel (at most *max_parallel* at once); results keep order.
     *listed*, if given, is called as each server is done: (its listing, servers done, all)."""
@@ -1034,6 +1038,7 @@ async def list_servers(configs: Sequence[ServerConfig], *, timeout: float = DEFA
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "MAX_PARALLEL",
     "REDACTED",
     "ServerConfig",
     "ServerListing",
