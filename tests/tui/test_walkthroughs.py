@@ -79,8 +79,8 @@ async def test_walkthrough_1_why_deferred(size, typing):
         assert "rule mcp-toolset" in text and "Listing line:" in text
         assert "What would change it" in text and "enabled: off" in text
         box = tools.query_one("#tool-explain", Static)  # on screen, not cut off (80x24)
-        shown_lines = box.content.wrap(box.content_region.width)[:box.content_region.height]
-        assert "enabled: off" in " ".join(line.plain for line in shown_lines)
+        shown_lines = [strip.text for strip in box.render_lines(box.size.region)]
+        assert "enabled: off" in " ".join(shown_lines)
         filtered = tools.table.row_count
         await pilot.press("escape")  # clears the filter
         await settle(pilot)
