@@ -101,7 +101,7 @@ async def test_walkthrough_2_tune_and_save(size, typing, tmp_path):
         await settle(pilot)
         assert app.session.config.threshold_pct == 17
         assert app.focused is not None and app.focused.id == "tuning"  # left the field
-        await _type(pilot, typing, "tab", "tab", "tab", "tab", "ctrl+u", *"34000", "enter")
+        await _type(pilot, typing, "tab", "ctrl+u", *"34000", "enter")  # the next field
         await settle(pilot)
         assert app.session.config.listing_max_tokens == 34000
         figures = app.query_one(GaugesPane).figures
