@@ -23,6 +23,7 @@ from textual.worker import get_current_worker
 
 from toolsearch.bridge import DryRunExecutor
 from toolsearch.session import SessionState
+from toolsearch.textsafe import shown
 
 from . import keys, save_diff, services
 from .activity import clip
@@ -320,9 +321,16 @@ class AppActions(_Base):
     def action_call(self) -> None:
         if self.session is None:
             return
-        name = next((pane.highlighted_name() or "" for pane in self.query(ToolsPane)), "")
+        row = next((pane.table.cursor_value for pane in self.query(ToolsPane)), None)
+        name = row.name if row else ""
+        refused = ""
+        if row is not None and row.status != "deferred":  # the bridge takes deferred only
+            direct = " (the model calls it directly)" if row.status == "visible" else ""
+            refused = shown(f"'{name}' is {row.status}{direct}: tool_describe and tool_call "
+                            "take deferred tools only and would refuse it. Type a deferred "
+                            "tool's name, or pick tool_search and a query.", one_line=True)
         self.push_screen(CallScreen.reopened(self.dispatch, self.call_draft, name,
-                                             self._keep_call_draft))
+                                             self._keep_call_draft, refused))
 
     call_draft: CallDraft | None = None
 
