@@ -171,6 +171,8 @@ class AppActions(_Base):
             return
         widget = keys.main_widget(self, active)
         if widget is not None and self.screen is widget.screen:
+            if isinstance(widget, TuningPane):
+                widget.start_over()
             self.screen.set_focus(widget)
         elif widget is None and tries > 0:  # its pane may still be mounting (up to 2 s)
             self.set_timer(0.05, lambda: self._focus_main_now(active, tries - 1))

@@ -324,6 +324,11 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
     def on_blur(self) -> None:
         self._left = None
 
+    def start_over(self) -> None:
+        """The cursor put on the pane afresh (its tab's digit, Ctrl+R): Tab starts from the
+        top again (the pane may hold the cursor already, so no Blur said so)."""
+        self._left = None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("next_after_left", "previous_before_left"):
             # only with the cursor on the pane itself, just after Enter: otherwise the key
