@@ -23,6 +23,7 @@ from textual.worker import get_current_worker
 
 from toolsearch.bridge import DryRunExecutor
 from toolsearch.session import SessionState
+from toolsearch.textsafe import shown
 
 from . import keys, save_diff, services
 from .activity import clip
@@ -170,6 +171,8 @@ class AppActions(_Base):
             return
         widget = keys.main_widget(self, active)
         if widget is not None and self.screen is widget.screen:
+            if isinstance(widget, TuningPane):
+                widget.start_over()
             self.screen.set_focus(widget)
         elif widget is None and tries > 0:  # its pane may still be mounting (up to 2 s)
             self.set_timer(0.05, lambda: self._focus_main_now(active, tries - 1))
@@ -320,9 +323,16 @@ class AppActions(_Base):
     def action_call(self) -> None:
         if self.session is None:
             return
-        name = next((pane.highlighted_name() or "" for pane in self.query(ToolsPane)), "")
+        row = next((pane.table.cursor_value for pane in self.query(ToolsPane)), None)
+        name = row.name if row else ""
+        refused = ""
+        if row is not None and row.status != "deferred":  # the bridge takes deferred only
+            direct = " (the model calls it directly)" if row.status == "visible" else ""
+            refused = shown(f"'{name}' is {row.status}{direct}: tool_describe and tool_call "
+                            "take deferred tools only and would refuse it. Type a deferred "
+                            "tool's name, or pick tool_search and a query.", one_line=True)
         self.push_screen(CallScreen.reopened(self.dispatch, self.call_draft, name,
-                                             self._keep_call_draft))
+                                             self._keep_call_draft, refused))
 
     call_draft: CallDraft | None = None
 

@@ -66,6 +66,8 @@ EXACT_DELAY = 0.3
 SEARCH_DELAY = 0.1
 """Seconds after a change before the shown query is searched again."""
 NARROW = 100
+SHORT = 32
+"""Below this many lines the Tools explanation keeps one line per part (see app.tcss)."""
 
 
 class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
@@ -201,9 +203,11 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
             self.watch_session(self.session)
             self._after_install()
 
-    def fit_width(self, width: int, screen: Screen[Any]) -> None:
-        """The narrow layout (``-narrow`` on the app's screen) below NARROW columns."""
+    def fit_width(self, width: int, screen: Screen[Any], height: int = 0) -> None:
+        """The narrow layout (``-narrow`` on the app's screen) below NARROW columns, the
+        short one (``-short-terminal``) below SHORT lines."""
         screen.set_class(0 < width < NARROW, "-narrow")
+        screen.set_class(0 < height < SHORT, "-short-terminal")
 
     # -- loading ---------------------------------------------------------------------
 

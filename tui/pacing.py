@@ -142,7 +142,7 @@ class PacedScreen(PacedFrames, Screen[object]):
         (``fit_width``) follows it."""
         fit = getattr(self.app, "fit_width", None)
         if fit is not None:
-            fit(event.size.width, self)
+            fit(event.size.width, self, event.size.height)
 
 
 def underline_now(tabs: TabbedContent) -> None:

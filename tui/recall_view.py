@@ -7,6 +7,7 @@ touching a widget (STYLE §5). Errors come back as one line, never as an excepti
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,23 +42,42 @@ def profiles_for(choice: str) -> tuple[str, ...]:
     return PROFILE_NAMES if choice == "both" else (choice,)
 
 
+def bundled_sample(source: str) -> str | None:
+    """The name of the bundled sample catalog *source* reads, if it reads one: by its name
+    (``five-servers``) or by any path to the bundled file itself (``sample_catalogs/
+    five-servers.yaml``, absolute, through a link). A copy elsewhere is not the sample."""
+    from toolsearch.sources.detect import resolve_path
+    from toolsearch.sources.errors import SourceError
+    from toolsearch.sources.samples import list_samples, sample_path
+
+    try:
+        found = resolve_path(source)
+    except (SourceError, OSError, ValueError):
+        return None
+    for name in list_samples():
+        bundled = sample_path(name)
+        try:
+            if bundled is not None and os.path.samefile(found, bundled):
+                return name
+        except OSError:
+            continue
+    return None
+
+
 def default_query_file(sources: Sequence[str]) -> Path | None:
     """The bundled query set of the loaded sample (``queries/<sample>.jsonl``), if any.
 
     ``None`` when no sample is loaded or the query sets were not installed (a wheel install
     may ship without them).
     """
-    from toolsearch.sources.samples import is_sample_name
-
-    names = [s for s in sources if is_sample_name(s)]
+    names = [name for name in map(bundled_sample, sources) if name is not None]
     if not names:
         return None
     try:
         folder = data_dir(QUERIES_FOLDER)
     except FileNotFoundError:
         return None
-    stem = Path(names[0]).name.removesuffix(".yaml")
-    path = folder / f"{stem}{QUERY_SUFFIX}"
+    path = folder / f"{names[0]}{QUERY_SUFFIX}"
     return path if path.is_file() else None
 
 

@@ -79,8 +79,8 @@ async def test_walkthrough_1_why_deferred(size, typing):
         assert "rule mcp-toolset" in text and "Listing line:" in text
         assert "What would change it" in text and "enabled: off" in text
         box = tools.query_one("#tool-explain", Static)  # on screen, not cut off (80x24)
-        shown_lines = box.content.wrap(box.content_region.width)[:box.content_region.height]
-        assert "enabled: off" in " ".join(line.plain for line in shown_lines)
+        shown_lines = [strip.text for strip in box.render_lines(box.size.region)]
+        assert "enabled: off" in " ".join(shown_lines)
         filtered = tools.table.row_count
         await pilot.press("escape")  # clears the filter
         await settle(pilot)
@@ -101,7 +101,7 @@ async def test_walkthrough_2_tune_and_save(size, typing, tmp_path):
         await settle(pilot)
         assert app.session.config.threshold_pct == 17
         assert app.focused is not None and app.focused.id == "tuning"  # left the field
-        await _type(pilot, typing, "tab", "tab", "tab", "tab", "ctrl+u", *"34000", "enter")
+        await _type(pilot, typing, "tab", "ctrl+u", *"34000", "enter")  # the next field
         await settle(pilot)
         assert app.session.config.listing_max_tokens == 34000
         figures = app.query_one(GaugesPane).figures

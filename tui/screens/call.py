@@ -112,8 +112,9 @@ class CallScreen(ModalScreen[None]):
 
     def __init__(self, dispatch: Dispatcher, *, bridge: str = "tool_describe",
                  name: str = "", arguments: str = "", limit: str = "",
-                 keep: Callable[[CallDraft], None] | None = None) -> None:
+                 keep: Callable[[CallDraft], None] | None = None, note: str = "") -> None:
         super().__init__()
+        self._note = note
         self._dispatch = dispatch
         self._bridge = bridge if bridge in BRIDGES else "tool_describe"
         self._tool_name = name
@@ -125,12 +126,17 @@ class CallScreen(ModalScreen[None]):
 
     @classmethod
     def reopened(cls, dispatch: Dispatcher, draft: CallDraft | None, name: str,
-                 keep: Callable[[CallDraft], None]) -> CallScreen:
+                 keep: Callable[[CallDraft], None], refused: str = "") -> CallScreen:
         """The dialog for the highlighted tool *name*: as it was left (*draft*) when it was
-        opened for that same tool, else fresh, describing it."""
+        opened for that same tool, else fresh, describing it. *refused*: why the bridge would
+        refuse *name* (a visible tool: the model calls it directly); the name field is then
+        left empty and the status line says why, rather than pre-fill a call that can only
+        fail with ``not_deferrable``."""
         if draft is not None and draft.opened_for == name:
             screen = cls(dispatch, bridge=draft.bridge, name=draft.name,
                          arguments=draft.arguments, limit=draft.limit, keep=keep)
+        elif refused:
+            screen = cls(dispatch, bridge="tool_describe", keep=keep, note=refused)
         else:
             screen = cls(dispatch, bridge="tool_describe", name=name, keep=keep)
         screen._opened_for = name
@@ -172,7 +178,7 @@ class CallScreen(ModalScreen[None]):
             with Horizontal(id="call-buttons"):
                 yield Button("Send", id="call-send", variant="primary", compact=True)
                 yield Button("Close", id="call-close", compact=True)
-            yield Static("", id="call-status", markup=False)
+            yield Static(self._note, id="call-status", markup=False)
             yield TextArea("", id="call-result", read_only=True, language=None)
 
     @on(Button.Pressed, "#call-send")

@@ -11,6 +11,7 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.geometry import Size
@@ -92,6 +93,8 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
     TuningPane #tune-buttons Button { margin-right: 2; }
     TuningPane #tune-effective { height: auto; padding: 0 1; }
     """
+    BINDINGS = [Binding("tab", "next_after_left", show=False),
+                Binding("shift+tab", "previous_before_left", show=False)]
     # repaint=False: a container draws nothing itself, its children repaint what changed
     # (repainting the whole pane on every change cost 2-4 ms of the frame at 4,900 tools)
     session: reactive[SessionState | None] = reactive(None, init=False, repaint=False)
@@ -117,6 +120,8 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._raw: dict[str, str] = {}
+        self._left: Input | None = None
+        """The field Enter just left (the pane has the cursor): Tab moves on from it."""
         self._force = False  # after a reset: overwrite even the field under the cursor
         self._filled = False  # the fields show a session (not yet when first mounted)
         self._shown: dict[str, object] = {"tune-enabled": "auto", "tune-listing": "auto",
@@ -314,6 +319,38 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
         """Enter leaves a number field: the pane's keys (and digits for tabs) work again."""
         event.stop()
         focus_now(self)
+        self._left = event.input
+
+    def on_blur(self) -> None:
+        self._left = None
+
+    def start_over(self) -> None:
+        """The cursor put on the pane afresh (its tab's digit, Ctrl+R): Tab starts from the
+        top again (the pane may hold the cursor already, so no Blur said so)."""
+        self._left = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("next_after_left", "previous_before_left"):
+            # only with the cursor on the pane itself, just after Enter: otherwise the key
+            # goes on to the screen's own Tab
+            return self._left is not None and self.app.focused is self
+        return super().check_action(action, parameters)
+
+    def action_next_after_left(self) -> None:
+        """Tab after Enter moves on from the field just left (the pane holds the cursor
+        then, and the screen's own Tab went back to the pane's first field, ``enabled``)."""
+        self._move_from_left(1)
+
+    def action_previous_before_left(self) -> None:
+        self._move_from_left(-1)
+
+    def _move_from_left(self, step: int) -> None:
+        left, self._left = self._left, None
+        chain = self.screen.focus_chain
+        if left is None or left not in chain:
+            self.screen.focus_next() if step > 0 else self.screen.focus_previous()
+            return
+        focus_now(chain[(chain.index(left) + step) % len(chain)])
 
     @on(Button.Pressed, "#tune-save")
     def _save(self, event: Button.Pressed) -> None:
