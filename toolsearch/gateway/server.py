@@ -40,6 +40,11 @@ from .upstream import CALL_PROGRESS, DEFAULT_CALL_TIMEOUT, UpstreamPool, Upstrea
 
 log = logging.getLogger("toolsearch.gateway")
 
+STARTUP_GRACE = 5.0
+"""How long the gateway waits for its upstreams before it serves (seconds; less when all are
+up sooner): a slow server's tools come later, with ``tools/list_changed``, rather than every
+client waiting for it (a client's handshake timeout is often 10 s)."""
+
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
@@ -181,7 +186,9 @@ class Gateway:
                  connect_timeout: float = DEFAULT_TIMEOUT,
                  call_timeout: float = DEFAULT_CALL_TIMEOUT,
                  ping_interval: float | None = None,
-                 client_idle: float = CLIENT_IDLE_SECONDS) -> None:
+                 client_idle: float = CLIENT_IDLE_SECONDS,
+                 startup_grace: float = STARTUP_GRACE) -> None:
+        self.startup_grace = startup_grace
         self.specs = list(specs)
         self.profile = profile
         self.context_length = context_length
@@ -508,6 +515,7 @@ class Gateway:
             "config": state.config.to_raw(),
             "scope": sorted(state.scope) if state.scope is not None else None,
             "detached": sorted(state.detached),
+            "starting": sorted(self.pool.starting()),
             "activated": result.activated,
             "tier": result.tier,
             "listing_form": result.listing_form,
@@ -547,11 +555,13 @@ class Gateway:
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[Gateway]:
-        """Start the upstreams, assemble once, keep re-assembling on changes."""
+        """Start the upstreams, assemble once (after at most :data:`STARTUP_GRACE`, with the
+        upstreams up by then), keep re-assembling on changes (each server coming up)."""
         async with anyio.create_task_group() as tg:
             tg.start_soon(self.pool.run)
             try:
-                await self.pool.wait_ready()
+                with anyio.move_on_after(self.startup_grace):
+                    await self.pool.wait_ready()
                 self._dirty = anyio.Event()
                 await self.apply(await self._load())
                 tg.start_soon(self._reassembler)

@@ -56,6 +56,9 @@ RELIST_MAX = 60.0
 RECONNECT_FIRST = 0.5
 RECONNECT_MAX = 10.0
 SUMMARY_TEXT = 2000
+STARTING = "still starting (no answer to the handshake yet): its tools are offered, and " \
+    "the client told, once it is up"
+"""The error row of an upstream that has neither connected nor failed yet."""
 
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 CALL_PROGRESS: ContextVar[ProgressFn | None] = ContextVar("toolsearch_call_progress",
@@ -94,7 +97,7 @@ class Upstream:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.client: Any = None
-        self.listing = ServerListing(error_toolset(config, "connecting"))
+        self.listing = ServerListing(error_toolset(config, STARTING))
         self.ready = anyio.Event()
         self.kick = anyio.Event()
         self.tools: dict[str, str] = {}
@@ -176,9 +179,13 @@ class UpstreamPool:
         for upstream in self.upstreams:
             await upstream.ready.wait()
 
+    def starting(self) -> list[str]:
+        """The servers that have neither connected nor failed yet (no tools of theirs yet)."""
+        return [u.config.name for u in self.upstreams if not u.ready.is_set()]
+
     async def lister(self, configs: Sequence[ServerConfig]) -> list[ServerListing]:
-        """The ``load_sources_async`` lister: the current listing of each configured server."""
-        await self.wait_ready()
+        """The ``load_sources_async`` lister: the current listing of each configured server,
+        at once (a server still starting is an error row saying so: :data:`STARTING`)."""
         by_name = {u.config.name: u for u in self.upstreams}
         out = []
         for config in configs:
@@ -317,6 +324,11 @@ class UpstreamPool:
         for upstream in self.upstreams:
             if upstream.client is None and reachable(upstream.config.name) and \
                     tool_name.startswith(f"mcp__{sanitize_part(upstream.config.name)}__"):
+                if not upstream.ready.is_set():
+                    return (f"{tool_name!r} cannot be reached yet: its server "
+                            f"{upstream.config.name!r} is still starting (no answer to the "
+                            "handshake yet). Its tools are offered, and the client told, "
+                            "once it is up.")
                 return (f"{tool_name!r} cannot be reached now: its server "
                         f"{upstream.config.name!r} is down ({upstream.listing.toolset.error}). "
                         "The gateway keeps starting it again; its tools come back (the client "
