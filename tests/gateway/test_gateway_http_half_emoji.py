@@ -17,9 +17,6 @@ from tests.sources.source_helpers import free_port, listening
 pytestmark = pytest.mark.live
 
 
-@pytest.mark.xfail(strict=True, reason="not mended over HTTP yet: the SDK's HTTP client refuses "
-                   "the reply (-32700, 'unexpected end of hex escape'); the fix belongs in "
-                   "toolsearch/sources/live.py's HTTP client (another helper's file)")
 async def test_a_lone_surrogate_over_http_is_mended(tmp_path: Path) -> None:
     port = free_port()
     upstream = subprocess.Popen([sys.executable, str(HERE / "servers" / "half_emoji_http.py"),
@@ -44,3 +41,17 @@ async def test_a_lone_surrogate_over_http_is_mended(tmp_path: Path) -> None:
         stop(proc)
         upstream.terminate()
         upstream.wait(10)
+
+
+async def test_an_escape_cut_across_reads_is_mended_whole() -> None:
+    """An event stream arrives in reads of any size: a lone escape cut across two reads is
+    mended once the line is whole, a pair cut the same way is kept, and nothing is lost."""
+    from toolsearch.sources.live import _mended_lines
+
+    text = b'data: {"a": "x \\ud83d y"}\n\ndata: {"b": "\\ud83d\\ude00"}\n\ndata: {"c": 1}'
+    for size in (1, 3, 7, len(text)):
+        async def reads(size: int = size):  # type: ignore[no-untyped-def]
+            for i in range(0, len(text), size):
+                yield text[i:i + size]
+        out = b"".join([part async for part in _mended_lines(reads())])
+        assert out == text.replace(b"x \\ud83d y", b"x \\ufffd y"), size

@@ -592,7 +592,7 @@ async def open_client(config: ServerConfig, stderr: IO[bytes] | None = None,
 
             http = await stack.enter_async_context(httpx2.AsyncClient(
                 headers=dict(config.headers), timeout=httpx2.Timeout(30.0, read=300.0),
-                event_hooks={"response": [note_status]}))
+                event_hooks={"response": [note_status]}, transport=_mending_transport()))
             transport = streamable_http_client(config.url, http_client=http)
         else:
             raise ValueError(f"unknown transport {config.transport!r}")
@@ -639,6 +639,56 @@ class LineTooLong(ValueError):
 
 _SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
 _ESCAPED_SURROGATE = re.compile(r"(\\+)u([dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def _mend_bytes(data: bytes) -> bytes:
+    if b"\\u" not in data and b"\\U" not in data:
+        return data
+    return mend_surrogates(data.decode("utf-8", "surrogateescape")).encode(
+        "utf-8", "surrogateescape")
+
+
+async def _mended_lines(body: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """*body* cut at line ends, each part's lone surrogate escapes mended (an escape never
+    spans a line end, and a mended escape keeps its length: Content-Length still holds)."""
+    held: list[bytes] = []
+    async for chunk in body:
+        cut = chunk.rfind(b"\n") + 1
+        if not cut:
+            held.append(chunk)
+            continue
+        held.append(chunk[:cut])
+        yield _mend_bytes(b"".join(held))
+        held = [chunk[cut:]] if cut < len(chunk) else []
+    if held:
+        yield _mend_bytes(b"".join(held))
+
+
+def _mending_transport() -> Any:
+    """An HTTP transport whose JSON and event-stream replies have their lone surrogate
+    escapes mended before the SDK parses them, as :func:`mend_surrogates` does over stdio."""
+    import httpx2
+
+    class MendedStream(httpx2.AsyncByteStream):
+        def __init__(self, inner: Any) -> None:
+            self._inner = inner
+
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            async for part in _mended_lines(self._inner.__aiter__()):
+                yield part
+
+        async def aclose(self) -> None:
+            await self._inner.aclose()
+
+    class MendingTransport(httpx2.AsyncHTTPTransport):
+        async def handle_async_request(self, request: Any) -> Any:
+            response = await super().handle_async_request(request)
+            kind = response.headers.get("content-type", "")
+            if "json" in kind or "event-stream" in kind:
+                response.stream = MendedStream(response.stream)
+            return response
+
+    return MendingTransport()
 
 
 def mend_surrogates(text: str) -> str:
