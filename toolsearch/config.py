@@ -87,6 +87,8 @@ def _safe_float(value: Any, default: float) -> float:
         result = float(value)
     except (TypeError, ValueError):
         return default
+    except OverflowError:  # an integer too large for a float: as large as a float goes
+        return math.inf if value > 0 else -math.inf
     return default if math.isnan(result) else result
 
 

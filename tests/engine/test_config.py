@@ -308,3 +308,10 @@ def test_read_as_note_says_what_hermes_made_of_a_value(key: str, given: object,
                                                        note: str) -> None:
     config = ToolSearchConfig.from_raw({key: given})
     assert read_as_note(key, given, config) == note
+
+
+def test_an_integer_too_large_for_a_float_is_clamped_not_a_crash() -> None:
+    """`threshold_pct: 999...` (400 digits) raised OverflowError out of every command that
+    read the config; it is now as large as a float goes, so clamped to 100 (and 0 below)."""
+    assert ToolSearchConfig.from_raw({"threshold_pct": 10**400}).threshold_pct == 100.0
+    assert ToolSearchConfig.from_raw({"threshold_pct": -10**400}).threshold_pct == 0.0
