@@ -80,23 +80,6 @@ def raw_defer(value: Any) -> Any:
     return sorted(parsed) if parsed is not None else value
 
 
-def _plain_value(value: Any) -> Any:
-    """Plain Python data from ruamel's round-trip types (quoted strings, ScalarInt, ...)."""
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, Mapping):
-        return {str(k): _plain_value(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain_value(v) for v in value]
-    return value
-
-
 _DUPLICATE_KEY = re.compile(r'found duplicate key ("[^"\n]{0,200}")')
 
 
