@@ -203,6 +203,28 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
             self.watch_session(self.session)
             self._after_install()
 
+    def action_show_tab(self, key: str) -> None:
+        """As the actions' own; Tuning's digit on Tuning starts the pane over: the cursor on
+        the pane, Tab to its first field (it kept moving on from the field Esc had left)."""
+        active = self.query_one("#main-tabs").active  # type: ignore[attr-defined]
+        if key == "tuning" and active == "tab-tuning":
+            pane = self.query_one(TuningPane)
+            pane.start_over()
+            if self.focused is not pane:
+                self.screen.set_focus(pane)
+            return
+        super().action_show_tab(key)
+
+    def action_leave_field(self) -> None:
+        """Escape: as the actions' own, and a Tuning field left this way is where Tab moves
+        on from (queued after the cursor's move to the pane, which starts the pane over)."""
+        focused = self.focused
+        super().action_leave_field()
+        pane = next((a for a in focused.ancestors if isinstance(a, TuningPane)), None) \
+            if focused is not None else None
+        if pane is not None and focused is not pane:
+            self.call_later(pane.left_by_escape, focused)
+
     def fit_width(self, width: int, screen: Screen[Any], height: int = 0) -> None:
         """The narrow layout (``-narrow`` on the app's screen) below NARROW columns, the
         short one (``-short-terminal``) below SHORT lines."""

@@ -324,6 +324,12 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
     def on_blur(self) -> None:
         self._left = None
 
+    def left_by_escape(self, field: object) -> None:
+        """Esc left *field* for the pane: Tab moves on from it, as after Enter (Esc had sent
+        Tab back to the first field, ``enabled``)."""
+        if isinstance(field, Input) and field in self.query(Input) and self.app.focused is self:
+            self._left = field
+
     def start_over(self) -> None:
         """The cursor put on the pane afresh (its tab's digit, Ctrl+R): Tab starts from the
         top again (the pane may hold the cursor already, so no Blur said so)."""
