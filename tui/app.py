@@ -18,7 +18,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.reactive import Reactive, reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
@@ -202,6 +202,17 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
         else:
             self.watch_session(self.session)
             self._after_install()
+
+    def action_command_palette(self) -> None:
+        """The palette never opens over a dialog (help, a call, a save, an entry): its
+        commands act on the main screen, hidden behind the dialog."""
+        if not isinstance(self.screen, ModalScreen):
+            super().action_command_palette()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "command_palette" and isinstance(self.screen, ModalScreen):
+            return False
+        return super().check_action(action, parameters)
 
     def action_show_tab(self, key: str) -> None:
         """As the actions' own; Tuning's digit on Tuning starts the pane over: the cursor on
