@@ -212,6 +212,8 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "command_palette" and isinstance(self.screen, ModalScreen):
             return False
+        if action == "demo_pause" and not self.demo_running:
+            return False  # Space does nothing without a demo: hidden (n starts one, stays)
         return super().check_action(action, parameters)
 
     def action_show_tab(self, key: str) -> None:
