@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.reactive import Reactive, reactive
 from textual.screen import ModalScreen, Screen
+from textual.widgets import Select
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
@@ -215,6 +216,23 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
         if action == "demo_pause" and not self.demo_running:
             return False  # Space does nothing without a demo: hidden (n starts one, stays)
         return super().check_action(action, parameters)
+
+    def _close_open_list(self) -> None:
+        """An open dropdown (a Tuning Select's list) closes, its value unchanged, as Esc
+        would: a dialog opened over it left the list drawn on top and holding the cursor."""
+        select = next((a for a in self.focused.ancestors_with_self if isinstance(a, Select)),
+                      None) if self.focused is not None else None
+        if select is not None and select.expanded:
+            select.expanded = False
+            self.screen.set_focus(select)
+
+    def action_save(self) -> None:
+        self._close_open_list()  # the operator asked to save: close the list, then save
+        super().action_save()
+
+    def action_call(self) -> None:
+        self._close_open_list()
+        super().action_call()
 
     def action_show_tab(self, key: str) -> None:
         """As the actions' own; Tuning's digit on Tuning starts the pane over: the cursor on
