@@ -53,14 +53,24 @@ class KeyFooter(Widget, can_focus=False):
         self._shown: Shown = ()
         self._palette: tuple[str, str, str, bool] | None = None
         self._spans: list[tuple[int, int, str]] = []
+        self._covered = False
+        """A dialog is shown over this footer's screen: its keys do not reach that screen."""
         self._drawn: dict[tuple[object, ...], tuple[list[Strip], list[tuple[int, int, str]]]] = {}
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self._bindings_changed(self.screen)
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
+        self.app.screen_change_signal.unsubscribe(self)
+
+    def _screen_changed(self, screen: Screen[object]) -> None:
+        covered = screen is not self.screen
+        if covered != self._covered:
+            self._covered = covered
+            self.refresh()
 
     def _bindings_changed(self, screen: Screen[object]) -> None:
         if screen is not self.screen:
@@ -93,6 +103,8 @@ class KeyFooter(Widget, can_focus=False):
         return self._shown + ((self._palette,) if self._palette else ())
 
     def render(self) -> Content:
+        if self._covered:  # under a dialog: no key shown here would work
+            return Content("")
         key_style = self.get_visual_style("footer-key--key")
         text_style = self.get_visual_style("footer-key--description")
         right = None
@@ -122,7 +134,7 @@ class KeyFooter(Widget, can_focus=False):
     def render_lines(self, crop: Region) -> list[Strip]:
         """The line as last drawn for these keys at this width: a tab switch shows one of a
         few key sets, and drawing one took 0.5-1.5 ms (more under load) in every frame."""
-        key = (self._shown, self._palette, self.size, crop, self.app.theme)
+        key = (self._shown, self._palette, self.size, crop, self.app.theme, self._covered)
         drawn = self._drawn.get(key)
         if drawn is None:
             drawn = self._drawn[key] = (super().render_lines(crop), self._spans)
