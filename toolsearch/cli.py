@@ -776,10 +776,10 @@ def _command_parser(parser: argparse.ArgumentParser,
 
 
 def _is_bundled_sample(word: str) -> bool:
-    """True when *word* names a bundled sample catalog and no file (a file wins, as a SOURCE)."""
-    from .sources.samples import is_sample_name
+    """True when *word* reads the bundled sample catalog (by name, or by a path to the file)."""
+    from .sources.samples import bundled_sample
 
-    return is_sample_name(word) and not os.path.lexists(os.path.expanduser(word))
+    return bundled_sample(word) is not None
 
 
 def _looks_like_source(word: str) -> bool:
