@@ -435,6 +435,9 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     if not args.output.strip():  # Path("") is ".", which the refusal would name instead
         raise CliError(f"-o {args.output!r}: {_empty(args.output)}; give the catalog file "
                        "to write (.yaml or .json)")
+    if _is_bundled_sample(args.output) and os.path.exists(args.output):
+        raise CliError(f"{args.output} is the bundled sample that ships with toolsearch, not "
+                       "written over: copy it first (cp it to my.yaml) or give another -o file")
     workspace = load_workspace(args.sources, timeout=args.timeout)
     out = Path(args.output)
     backup = write_catalog_file(workspace, out, name=args.name, sources=args.sources,
