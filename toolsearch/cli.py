@@ -435,6 +435,9 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     if not args.output.strip():  # Path("") is ".", which the refusal would name instead
         raise CliError(f"-o {args.output!r}: {_empty(args.output)}; give the catalog file "
                        "to write (.yaml or .json)")
+    if _is_bundled_sample(args.output) and os.path.exists(args.output):
+        raise CliError(f"{args.output} is the bundled sample that ships with toolsearch, not "
+                       "written over: copy it first (cp it to my.yaml) or give another -o file")
     workspace = load_workspace(args.sources, timeout=args.timeout)
     out = Path(args.output)
     backup = write_catalog_file(workspace, out, name=args.name, sources=args.sources,
@@ -776,10 +779,10 @@ def _command_parser(parser: argparse.ArgumentParser,
 
 
 def _is_bundled_sample(word: str) -> bool:
-    """True when *word* names a bundled sample catalog and no file (a file wins, as a SOURCE)."""
-    from .sources.samples import is_sample_name
+    """True when *word* reads the bundled sample catalog (by name, or by a path to the file)."""
+    from .sources.samples import bundled_sample
 
-    return is_sample_name(word) and not os.path.lexists(os.path.expanduser(word))
+    return bundled_sample(word) is not None
 
 
 def _looks_like_source(word: str) -> bool:

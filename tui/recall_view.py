@@ -7,7 +7,6 @@ touching a widget (STYLE §5). Errors come back as one line, never as an excepti
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING
 from toolsearch.profiles import PROFILE_NAMES
 from toolsearch.resources import data_dir
 from toolsearch.session import SessionState
+from toolsearch.sources.samples import bundled_sample
 
 if TYPE_CHECKING:  # the engine's recall module loads when a run starts, not at start-up
     from toolsearch.recall import ReachReport, RecallReport
@@ -41,27 +41,6 @@ def profiles_for(choice: str) -> tuple[str, ...]:
     """``both`` -> every profile side by side; otherwise the one profile."""
     return PROFILE_NAMES if choice == "both" else (choice,)
 
-
-def bundled_sample(source: str) -> str | None:
-    """The name of the bundled sample catalog *source* reads, if it reads one: by its name
-    (``five-servers``) or by any path to the bundled file itself (``sample_catalogs/
-    five-servers.yaml``, absolute, through a link). A copy elsewhere is not the sample."""
-    from toolsearch.sources.detect import resolve_path
-    from toolsearch.sources.errors import SourceError
-    from toolsearch.sources.samples import list_samples, sample_path
-
-    try:
-        found = resolve_path(source)
-    except (SourceError, OSError, ValueError):
-        return None
-    for name in list_samples():
-        bundled = sample_path(name)
-        try:
-            if bundled is not None and os.path.samefile(found, bundled):
-                return name
-        except OSError:
-            continue
-    return None
 
 
 def default_query_file(sources: Sequence[str]) -> Path | None:

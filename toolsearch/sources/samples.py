@@ -5,6 +5,7 @@ A sample is addressed by its name (the file stem): ``seed-demo``, ``quickstart``
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from toolsearch.resources import data_dir
@@ -66,3 +67,26 @@ def load_sample(name: str) -> Workspace:
         available = ", ".join(list_samples()) or "none installed"
         raise SourceError(f"unknown sample catalog {name!r} (available: {available})")
     return load_catalog_file(path)
+
+
+def bundled_sample(source: str) -> str | None:
+    """The name of the bundled sample catalog *source* reads, if it reads one: by its name
+    (``five-servers``, when no file of that name exists: a file wins) or by any path to the
+    bundled file itself (relative, absolute, through a link). A copy elsewhere is not the sample.
+    The one place that decides whether a SOURCE is the bundled sample."""
+    if is_sample_name(source) and not os.path.lexists(os.path.expanduser(source)):
+        return _stem(source)
+    from toolsearch.sources.detect import resolve_path
+
+    try:
+        found = resolve_path(source)
+    except (SourceError, OSError, ValueError):
+        return None
+    for name in list_samples():
+        bundled = sample_path(name)
+        try:
+            if bundled is not None and os.path.samefile(found, bundled):
+                return name
+        except OSError:
+            continue
+    return None
