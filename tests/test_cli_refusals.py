@@ -151,3 +151,13 @@ def test_an_empty_gateway_option_of_the_app_is_refused(option: str, extra: list[
     following nor serving, with nothing said."""
     said = one_error(run("tui", *extra, option, "", cwd=tmp_path))
     assert said.startswith(f"{option} '': empty; "), said
+
+
+@pytest.mark.parametrize("argv", [["serve", "quickstart"], ["tui", "quickstart", "--serve", "0"]])
+@pytest.mark.parametrize("events", ["", "  "])
+def test_an_empty_events_path_is_refused(argv: list[str], events: str, tmp_path: Path) -> None:
+    """`--events ''` silently meant the default file: the gateway wrote one file while the
+    operator watched another (`tui --serve` refused it already; both now say the same)."""
+    said = one_error(run(*argv, "--events", events, cwd=tmp_path, timeout=30))
+    assert said.startswith("--events '") and ": empty; name the events file" in said, said
+    assert not list(tmp_path.iterdir())  # nothing started, nothing written

@@ -148,6 +148,17 @@ def _listen(host: str, port: int) -> Any:
         raise CliError(str(exc)) from None
 
 
+def _events_file(value: str | None) -> str | None:
+    """``--events`` as given; an empty or blank path is refused (it silently meant the default
+    file, so the operator watched a file the gateway never wrote)."""
+    if value is not None and not value.strip():
+        from toolsearch.cli import CliError
+
+        raise CliError(f"--events {value!r}: empty; name the events file, or leave --events "
+                       "out for the default")  # as `toolsearch tui --serve` says
+    return value
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from toolsearch.cli import _check_sources, _overrides, _split_csv, _warn_read_as
 
@@ -158,7 +169,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     token = _token(args)
     _check_sources(args.sources)  # one line for a bad SOURCE, before anything is said
     sock = _listen(args.host, args.port) if args.transport == "http" else None
-    path = Path(args.events) if args.events else default_events_path()
+    given = _events_file(args.events)
+    path = Path(given) if given else default_events_path()
     events = EventLog(path)
     print(f"toolsearch serve: events -> {path}", file=sys.stderr)
     overrides = _overrides(args.set)
