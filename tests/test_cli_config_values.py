@@ -124,3 +124,14 @@ def test_values_read_as_written_say_nothing(tmp_path: Path) -> None:
     catalog(tmp_path, {"threshold_pct": 10, "listing": "on", "enabled": True,
                        "listing_max_tokens": "900", "defer": ["x"]})
     assert warnings(run("assemble", "cat.yaml", "--profile", "latest", cwd=tmp_path)) == []
+
+
+def test_the_gateway_warns_as_the_other_commands_do(tmp_path: Path) -> None:
+    """`toolsearch serve` read `threshold_pct: abc` as 5 without a word (it warned of `--set`
+    only), while every other command said so."""
+    catalog(tmp_path, {"threshold_pct": "abc", "listing_max_tokens": 5})
+    proc = run("serve", "cat.yaml", "--events", "ev.jsonl", "--set", "listing_max_tokens=900",
+               cwd=tmp_path)  # stdin at its end: the gateway answers nothing and stops
+    said = [line for line in warnings(proc) if "warning" in line]
+    assert said == ["toolsearch: warning: cat.yaml: tool_search: threshold_pct='abc' is not a "
+                    "number: read as the default 5"], proc.stderr

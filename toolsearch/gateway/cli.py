@@ -160,7 +160,13 @@ def _events_file(value: str | None) -> str | None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from toolsearch.cli import _check_sources, _overrides, _split_csv, _warn_read_as
+    from toolsearch.cli import (
+        _check_sources,
+        _overrides,
+        _split_csv,
+        _warn_block_values,
+        _warn_read_as,
+    )
 
     from .events import EventLog, default_events_path
     from .server import Gateway
@@ -185,7 +191,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     async def main() -> None:
         async with gateway.running():
             _announce(gateway)
-            if gateway.state is not None:
+            if gateway.state is not None:  # what other commands warn of, in the same words
+                _warn_block_values(args.sources, gateway.state.workspace, args.profile,
+                                   replaced=overrides or {})
                 _warn_read_as(overrides, gateway.state.config)
             if args.transport == "http":
                 await gateway.serve_http(args.host, args.port, token, started=lambda url: print(
