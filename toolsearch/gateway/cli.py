@@ -116,6 +116,12 @@ def _announce(gateway: Any) -> None:
           f"{record['profile']})", file=sys.stderr)
 
 
+def _say_late(kind: str, payload: Any) -> None:
+    """An upstream still starting when the gateway began serving, up or failed at last."""
+    if kind == "late":
+        print(f"toolsearch serve: {payload['text']}", file=sys.stderr, flush=True)
+
+
 def _run(main: Callable[[], Awaitable[None]]) -> None:
     """``anyio.run`` with a gateway error (inside any exception group) as one CLI line."""
     import anyio
@@ -185,6 +191,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                       detach=_split_csv(args.detach) or (),
                       events=events, connect_timeout=args.timeout,
                       call_timeout=args.call_timeout or DEFAULT_CALL_TIMEOUT)
+    gateway.add_listener(_say_late)
     gateway.serving = "stdio" if sock is None else \
         Gateway.http_url(args.host, sock.getsockname()[1])  # the port --port 0 found
 

@@ -34,6 +34,7 @@ from toolsearch.sources.errors import SourceError
 from toolsearch.sources.filesafe import open_regular
 from toolsearch.sources.redact import REDACTED, is_sensitive_name, redact_text
 from toolsearch.sources.snapshot import check_output
+from toolsearch.textsafe import shown
 
 log = logging.getLogger("toolsearch.gateway")
 
@@ -42,6 +43,23 @@ GATEWAY_CATALOG_NAME = "gateway"
 READ_CHUNK = 16 * 1024 * 1024
 """The most :func:`read_records` reads at once (the caller comes back for the rest)."""
 MAX_ARGUMENTS = 4000
+NAME_SHOWN = 200
+"""The most of a tool's (or server's) name the gateway's own words to a client or on stderr
+show; the routing key is never clipped."""
+REASON_SHOWN = 400
+"""The most of an upstream's failure a stderr line shows."""
+
+
+def display_text(text: str, limit: int, secrets: Iterable[str] = ()) -> str:
+    """*text* as the gateway shows or records it: secrets masked (the known ones and
+    anything that looks like one), control characters and bidi overrides escaped, one line,
+    and at most *limit* characters (``…`` ends a clipped one). Only a little past *limit*
+    is ever read: a 10,000-character name costs nothing."""
+    head = text[: limit + 100]  # room for a secret or an escape straddling the cut
+    safe = shown(redact_text(head, secrets), one_line=True)
+    if len(text) <= limit and len(safe) <= limit:
+        return safe
+    return safe[: limit - 1] + "…"
 
 
 def catalog_problem(path: Path, sources: Sequence[str]) -> str:

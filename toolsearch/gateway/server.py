@@ -35,8 +35,16 @@ from toolsearch.tooldefs import def_function, thaw
 
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, HTTP_PATH
 from .clients import CLIENT_IDLE_SECONDS, ClientTracker
-from .events import GATEWAY_CATALOG_NAME, EventLog, catalog_path_for, catalog_problem
-from .upstream import CALL_PROGRESS, DEFAULT_CALL_TIMEOUT, UpstreamPool, UpstreamResult
+from .events import (
+    GATEWAY_CATALOG_NAME,
+    NAME_SHOWN,
+    REASON_SHOWN,
+    EventLog,
+    catalog_path_for,
+    catalog_problem,
+    display_text,
+)
+from .upstream import CALL_PROGRESS, DEFAULT_CALL_TIMEOUT, Upstream, UpstreamPool, UpstreamResult
 
 log = logging.getLogger("toolsearch.gateway")
 
@@ -201,7 +209,11 @@ class Gateway:
         kwargs: dict[str, Any] = {"ping_interval": ping_interval} if ping_interval else {}
         self.pool = UpstreamPool(self.configs, connect_timeout=connect_timeout,
                                  call_timeout=call_timeout, on_change=self._upstream_changed,
-                                 **kwargs)
+                                 on_first=self._upstream_first, **kwargs)
+        self._began = 0.0
+        self._late: set[str] = set()
+        """The upstreams still starting when the gateway stopped waiting for them: each one
+        is said (a ``late`` report to the listeners) when it comes up or fails."""
         self.state: SessionState | None = None
         self.serving = ""
         self._tools: list[Any] = []
@@ -417,6 +429,29 @@ class Gateway:
     async def _upstream_changed(self) -> None:
         self._dirty.set()
 
+    def _upstream_first(self, upstream: Upstream) -> None:
+        """An upstream connected or failed for the first time: one still starting when the
+        gateway began serving is reported to the listeners (``late``: the command prints it
+        on stderr), else the operator never learnt that it came up, or why it failed."""
+        name = upstream.config.name
+        if name not in self._late:
+            return
+        self._late.discard(name)
+        after = anyio.current_time() - self._began
+        error = upstream.listing.toolset.error if upstream.client is None else ""
+        shown_name = display_text(name, NAME_SHOWN)
+        if upstream.client is not None:
+            count = len(upstream.tools)
+            text = (f"upstream {shown_name!r} is up after {after:.1f} s: {count} "
+                    f"tool{'' if count == 1 else 's'}")
+        else:
+            text = f"upstream {shown_name!r} failed after {after:.1f} s: " + \
+                display_text(error or "no reason given", REASON_SHOWN,
+                             upstream.config.secrets())
+        self._emit("late", {"server": name, "up": upstream.client is not None,
+                            "seconds": round(after, 3), "tools": len(upstream.tools),
+                            "error": error or None, "text": text})
+
     async def _load(self) -> SessionState:
         workspace = await load_sources_async(self.specs, timeout=self.connect_timeout,
                                              lister=self.pool.lister)
@@ -558,10 +593,12 @@ class Gateway:
         """Start the upstreams, assemble once (after at most :data:`STARTUP_GRACE`, with the
         upstreams up by then), keep re-assembling on changes (each server coming up)."""
         async with anyio.create_task_group() as tg:
+            self._began = anyio.current_time()
             tg.start_soon(self.pool.run)
             try:
                 with anyio.move_on_after(self.startup_grace):
                     await self.pool.wait_ready()
+                self._late = set(self.pool.starting())
                 self._dirty = anyio.Event()
                 await self.apply(await self._load())
                 tg.start_soon(self._reassembler)

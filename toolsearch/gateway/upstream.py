@@ -158,12 +158,15 @@ class UpstreamPool:
                  connect_timeout: float = DEFAULT_TIMEOUT,
                  call_timeout: float = DEFAULT_CALL_TIMEOUT,
                  ping_interval: float = PING_INTERVAL,
-                 on_change: Callable[[], Awaitable[None]] | None = None) -> None:
+                 on_change: Callable[[], Awaitable[None]] | None = None,
+                 on_first: Callable[[Upstream], None] | None = None) -> None:
         self.upstreams = [Upstream(c) for c in configs]
         self.connect_timeout = connect_timeout
         self.call_timeout = call_timeout
         self.ping_interval = ping_interval
         self.on_change = on_change
+        self.on_first = on_first
+        """Called once per upstream, when it first connects and lists, or first fails."""
         self._route: dict[str, tuple[Upstream, str]] = {}
 
     # -- lifetime ---------------------------------------------------------------------
@@ -225,6 +228,8 @@ class UpstreamPool:
             first = not upstream.ready.is_set()
             upstream.set_down(reason)
             upstream.ready.set()
+            if first:
+                self._first(upstream)
             if upstream.listing != before:  # said, and re-assembled, once per new reason: a
                 # server that cannot start is retried every 10 s, for good; one that fails its
                 # first start is already an error row the gateway announces, so not said twice
@@ -235,6 +240,13 @@ class UpstreamPool:
                 log.debug("upstream %s still down: %s", upstream.config.name, reason)
             await anyio.sleep(delay)
             delay = min(delay * 2, RECONNECT_MAX)
+
+    def _first(self, upstream: Upstream) -> None:
+        if self.on_first is not None:
+            try:
+                self.on_first(upstream)
+            except Exception:  # noqa: BLE001 - a report never stops an upstream
+                log.exception("upstream report failed")
 
     def _limit(self, upstream: Upstream) -> float:
         return upstream.config.connect_timeout or self.connect_timeout
@@ -261,7 +273,9 @@ class UpstreamPool:
                 upstream.set_tools(tools, (info.version if info else "") or "", skipped)
                 upstream.client = client
                 upstream.connects += 1
-                upstream.ready.set()
+                if not upstream.ready.is_set():
+                    upstream.ready.set()
+                    self._first(upstream)
                 took = anyio.current_time() - started
                 await self._changed()
                 async with anyio.create_task_group() as tg:
