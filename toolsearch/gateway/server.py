@@ -141,6 +141,8 @@ def _error_result(message: str) -> Any:
 SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
 CANCELLED_SUMMARY = "cancelled before the reply (the client left or cancelled it); the tool " \
     "may have run"
+CLIENT_LEFT_SUMMARY = "connection closed by the client before the reply: the call was " \
+    "cancelled (the upstream told); the tool may have run"
 
 
 def _upstream_reply(result: Any) -> Any:
@@ -291,21 +293,51 @@ class Gateway:
         arguments = params.arguments if params.arguments is not None else {}
         started = time.perf_counter()
         progress = CALL_PROGRESS.set(_progress_relay(ctx))
+        target = arguments.get("name") if name == "tool_call" and \
+            isinstance(arguments, Mapping) else name
+        target = target if isinstance(target, str) else None
+        bridge = name if name in BRIDGE_TOOL_NAMES else "direct"
         try:
-            kind, tool, outcome, summary, result = await self._dispatch(name, arguments)
+            done = await self._dispatch_watched(name, arguments, _client_left(ctx))
         except anyio.get_cancelled_exc_class():
             # the client left (or cancelled) before the reply: the call still gets its
             # record, now, since the tool may have run
-            target = arguments.get("name") if name == "tool_call" and \
-                isinstance(arguments, Mapping) else name
-            self._record(client, name if name in BRIDGE_TOOL_NAMES else "direct",
-                         target if isinstance(target, str) else None, "error", started,
-                         arguments, None, CANCELLED_SUMMARY, at_once=True)
+            self._record(client, bridge, target, "error", started, arguments, None,
+                         CANCELLED_SUMMARY, at_once=True)
             raise
         finally:
             CALL_PROGRESS.reset(progress)
+        if done is None:  # the client closed the connection: no one reads a reply
+            self._record(client, bridge, target, "error", started, arguments, None,
+                         CLIENT_LEFT_SUMMARY, at_once=True)
+            return _error_result(CLIENT_LEFT_SUMMARY)
+        kind, tool, outcome, summary, result = done
         self._record(client, kind, tool, outcome, started, arguments, result, summary)
         return result
+
+    async def _dispatch_watched(self, name: str, arguments: Any, left: anyio.Event | None
+                                ) -> tuple[str, str | None, str, str, Any] | None:
+        """:meth:`_dispatch`, cancelled when *left* is set (the client closed the connection
+        first: the upstream call is cancelled, and the upstream told); None then."""
+        if left is None:
+            return await self._dispatch(name, arguments)
+        done: tuple[str, str | None, str, str, Any] | None = None
+
+        async def dispatch(scope: anyio.CancelScope) -> None:
+            nonlocal done
+            done = await self._dispatch(name, arguments)
+            scope.cancel()
+
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(dispatch, tg.cancel_scope)
+                await left.wait()
+                tg.cancel_scope.cancel()
+        except BaseExceptionGroup as group:  # the dispatch's own error, as without the watch
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
+            raise
+        return done
 
     async def _dispatch(self, name: str, arguments: Any
                         ) -> tuple[str, str | None, str, str, Any]:
@@ -625,7 +657,8 @@ class Gateway:
             self.clients.streams_ended()
 
     def http_app(self, host: str = DEFAULT_HOST, token: str | None = None) -> Any:
-        app = self.server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host)
+        app = ClientLeftWatch(self.server.streamable_http_app(streamable_http_path=HTTP_PATH,
+                                                              host=host))
         return BearerGuard(app, token) if token else app
 
     async def serve_http(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
@@ -680,6 +713,55 @@ class _CutStreamsUnsaid(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         return not (self.server.should_exit and record.getMessage() == UNFINISHED_RESPONSE)
+
+
+CLIENT_LEFT = "toolsearch.client_left"
+"""The ASGI scope key of the event :class:`ClientLeftWatch` sets when the client closes the
+connection before its response ended."""
+
+
+class ClientLeftWatch:
+    """ASGI wrapper: each HTTP request's scope gets an :data:`CLIENT_LEFT` event, set when the
+    client closes the connection before the response is complete. On the 2025-era wire the
+    SDK only stops writing a gone client's stream; its ``tools/call`` handler ran on (and the
+    upstream tool with it), so the gateway's handler watches this event and cancels."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+        left = anyio.Event()
+        scope[CLIENT_LEFT] = left
+        ended = False
+
+        async def watched_receive() -> Any:
+            message = await receive()
+            if message.get("type") == "http.disconnect" and not ended:
+                left.set()
+            return message
+
+        async def watched_send(message: Any) -> None:
+            nonlocal ended
+            try:
+                await send(message)
+            except OSError:  # the client is gone (uvicorn raises on a closed socket)
+                left.set()
+                raise
+            if message.get("type") == "http.response.body" and not message.get("more_body"):
+                ended = True
+
+        await self.app(scope, watched_receive, watched_send)
+
+
+def _client_left(ctx: Any) -> anyio.Event | None:
+    """The :data:`CLIENT_LEFT` event of the HTTP request that carried *ctx*'s call, or None
+    (stdio, or a transport that gives no request)."""
+    scope = getattr(getattr(ctx, "request", None), "scope", None)
+    left = scope.get(CLIENT_LEFT) if isinstance(scope, Mapping) else None
+    return left if isinstance(left, anyio.Event) else None
 
 
 class BearerGuard:
