@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from textual import on
+from textual.app import ComposeResult
 from textual.message import Message
+from textual.reactive import reactive
 
 from toolsearch.bridge import ActivityEvent
 from toolsearch.gateway import leaf_error
@@ -36,6 +38,7 @@ from toolsearch.toolsets import Workspace
 from .activity import clip
 from .app import ToolSearchApp
 from .messages import ActivityLogged, WorkspaceLoaded
+from .widgets.servers import ServersPane
 
 POLL_SECONDS = 0.25
 SERVING = " \u00b7 serving on "
@@ -121,7 +124,29 @@ def known_profile(name: Any) -> str:
     return "seed"
 
 
-class FollowApp(ToolSearchApp):
+def starting_of(record: Mapping[str, Any]) -> frozenset[str]:
+    """The servers an assembly line says the gateway is still starting (past its start-up
+    grace: neither up nor failed yet)."""
+    names = record.get("starting")
+    if not isinstance(names, list):
+        return frozenset()
+    return frozenset(name for name in names if isinstance(name, str))
+
+
+class GatewayApp(ToolSearchApp):
+    """The app showing a gateway: its Servers pane tells the servers still starting."""
+
+    starting: reactive[frozenset[str]] = reactive(frozenset, init=False, repaint=False)
+    """The gateway's servers still starting (its last assembly's ``starting`` list)."""
+
+    def _pane(self, key: str) -> ComposeResult:
+        for widget in super()._pane(key):
+            if isinstance(widget, ServersPane):
+                widget.data_bind(starting=GatewayApp.starting)
+            yield widget
+
+
+class FollowApp(GatewayApp):
     """The app following a gateway's events file."""
 
     def __init__(self, events: Path, **kwargs: Any) -> None:
@@ -157,6 +182,10 @@ class FollowApp(ToolSearchApp):
             return
         state = retuned(self.session, self._record) if self._record else self.session
         self._initial = state
+        if quiet:
+            self.set_reactive(GatewayApp.starting, starting_of(self._record))
+        else:  # told with the workspace it goes with (a catalog reloaded as the server came up)
+            self.starting = starting_of(self._record)
         self.set_reactive(ToolSearchApp.session, state)
         if not quiet:  # the watchers run even when the gateway's tuning is the default one,
             self.mutate_reactive(ToolSearchApp.session)  # which leaves the state as it was
@@ -195,7 +224,8 @@ class FollowApp(ToolSearchApp):
                 self.sources = (str(catalog),)
                 self.run_worker(self._load, group="load", exclusive=True,
                                 exit_on_error=False, description="reload gateway catalog")
-                return
+                return  # the starting list is applied with the catalog it goes with
+        self.starting = starting_of(record)
         if self.session is not None:
             self.session = retuned(self.session, record)
 
@@ -209,7 +239,7 @@ class GatewayChanged(Message):
         self.payload = payload
 
 
-class ServeApp(ToolSearchApp):
+class ServeApp(GatewayApp):
     """The app hosting the gateway over streamable HTTP."""
 
     def __init__(self, sources: list[str], *, host: str, port: int, token: str | None = None,
@@ -272,6 +302,7 @@ class ServeApp(ToolSearchApp):
             self.clients = int(message.payload)
             self._title()
         elif message.kind == "assembly":
+            self.starting = starting_of(message.payload)
             state = self.gateway.state
             if state is not None and self.session is not None \
                     and state.workspace is not self.session.workspace:

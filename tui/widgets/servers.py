@@ -46,11 +46,18 @@ DETAIL_LINES = 6
 """The detail's max-height (CSS below): its height is min(wrapped lines, this)."""
 ServerLine = tuple[str, tuple[object, ...]]
 """One table row: the toolset's name (the row key) and its cells."""
+STARTING_LABEL = ("\u25cc starting", "$warning")
+"""The status of a server the gateway is still starting (``tui --follow`` / ``--serve``):
+neither up nor failed yet, so neither the error row nor a missing one."""
 
 
-def row_cells(row: ToolsetRow, exact: int | None) -> tuple[object, ...]:
+def row_cells(row: ToolsetRow, exact: int | None, starting: bool = False
+              ) -> tuple[object, ...]:
+    """*starting*: the gateway says the server is still starting (its row holds no tools
+    yet, and the gateway's placeholder sentence rather than an error)."""
     status = row.toolset.status.value
-    label, style = STATUS_LABELS.get(status, (status, ""))
+    label, style = STARTING_LABEL if starting else STATUS_LABELS.get(status, (status, ""))
+    error = row.toolset.error
     return (
         Content.styled(label, style),
         Content(row.name),
@@ -62,7 +69,7 @@ def row_cells(row: ToolsetRow, exact: int | None) -> tuple[object, ...]:
         "in" if row.in_scope else Content.styled("\u2298 out", "$muted"),
         fmt(exact),
         row.toolset.kind,
-        Content.styled(row.toolset.error, "$status-error") if row.toolset.error else "",
+        "" if not error else Content.styled(error, "$warning" if starting else "$status-error"),
     )
 
 
@@ -83,6 +90,9 @@ class ServersPane(CatchUpWhenShown, Vertical):
     # (repainting the whole pane on every change cost 2-4 ms of the frame at 4,900 tools)
     session: reactive[SessionState | None] = reactive(None, init=False, repaint=False)
     exact: reactive[ExactCounts | None] = reactive(None, init=False, repaint=False)
+    starting: reactive[frozenset[str]] = reactive(frozenset, init=False, repaint=False)
+    """The servers a followed or hosted gateway is still starting (its assembly's
+    ``starting`` list): shown as starting, not as errors."""
 
     @dataclass
     class AttachToggled(PaneMessage):
@@ -129,6 +139,9 @@ class ServersPane(CatchUpWhenShown, Vertical):
     def watch_exact(self) -> None:
         self._refresh_rows()
 
+    def watch_starting(self) -> None:
+        self._refresh_rows()
+
     def catch_up(self) -> None:
         self._refresh_rows()
 
@@ -147,14 +160,15 @@ class ServersPane(CatchUpWhenShown, Vertical):
         values (a change alters a few of 125 rows; building every row's cells cost ~2 ms, and
         an unchanged line object is not drawn again)."""
         ts = row.toolset
+        starting = row.name in self.starting
         key = (id(ts), row.attached, row.in_scope, row.tool_count, row.tokens,
-               row.listing_form, exact)
+               row.listing_form, exact, starting)
         held = self._lines.get(key)
         if held is not None and held[0] is ts:
             return held[1]
         if len(self._lines) > 4096:
             self._lines.clear()
-        line = (row.name, row_cells(row, exact))
+        line = (row.name, row_cells(row, exact, starting))
         self._lines[key] = (ts, line)
         return line
 
@@ -189,7 +203,7 @@ class ServersPane(CatchUpWhenShown, Vertical):
         ts = row.toolset
         parts = [f"{ts.name} ({ts.kind}, toolset {ts.toolset_id})"]
         if ts.error:
-            parts.append(f"error: {ts.error}")
+            parts.append(ts.error if name in self.starting else f"error: {ts.error}")
         if ts.origin:
             parts.append(f"from {ts.origin}")
         if ts.server_version:
