@@ -427,7 +427,7 @@ def cmd_call(args: argparse.Namespace) -> int:
 
 
 def cmd_snapshot(args: argparse.Namespace) -> int:
-    from .sources.snapshot import write_catalog_file
+    from .sources.snapshot import replaced_tool_search, write_catalog_file
 
     if not args.output.strip():  # Path("") is ".", which the refusal would name instead
         raise CliError(f"-o {args.output!r}: {_empty(args.output)}; give the catalog file "
@@ -437,9 +437,14 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
                        "written over: copy it first (cp it to my.yaml) or give another -o file")
     workspace = load_workspace(args.sources, timeout=args.timeout)
     out = Path(args.output)
+    tuned = replaced_tool_search(out, workspace)
     backup = write_catalog_file(workspace, out, name=args.name, sources=args.sources,
-                                force=args.force)
-    if backup is not None:
+                                force=args.force, keep_tuned=True)
+    if backup is not None and tuned:
+        now = "the SOURCEs' block" if workspace.tool_search is not None else "none"
+        warn(f"{out}: its tuned tool_search block ({_redacted(tuned)}) was replaced by {now}; "
+             f"the previous file is in {backup}")
+    elif backup is not None:
         warn(f"{out} replaced (--force); its previous content is in {backup}")
     tools = sum(len(t.tools) for t in workspace.toolsets)
     errors = [t for t in workspace.toolsets if t.error]
@@ -727,7 +732,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("sources", nargs="+", metavar="SOURCE", help=SOURCE_HELP)
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the catalog file to write, .yaml or .json (required; an existing "
-                        "catalog is replaced)")
+                        "catalog is replaced, kept as FILE.bak when the new one changes its "
+                        "tool_search block)")
     p.add_argument("--name", default=None,
                    help="catalog name to record (default: the SOURCE's name, else FILE's)")
     p.add_argument("--force", action="store_true",
