@@ -7,7 +7,6 @@ import asyncio
 import difflib
 import importlib
 import json
-import logging
 import math
 import os
 import sys
@@ -25,8 +24,10 @@ from .cli_safety import (
     finite_seconds,
     handle_sigterm,
     harden_streams,
+    log_to_stderr,
     parse_args_json,
     positive_int,
+    warn,
 )
 from .config import CONFIG_KEYS, CONFIG_TABLE, block_notes, parse_assignment, read_as_note
 from .profiles import PROFILE_NAMES, get_profile
@@ -49,10 +50,6 @@ def _print_json(value: Any) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False))
 
 
-def _warn(message: str) -> None:
-    sys.stderr.write(f"toolsearch: warning: {message}\n")  # one write: never interleaved
-
-
 def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
     """Load and merge SOURCE arguments (files, sample names, configs, live servers). On a
     terminal, a progress line on stderr as each live server is listed."""
@@ -64,10 +61,10 @@ def load_workspace(specs: Sequence[str], *, timeout: float = 15.0) -> Workspace:
     workspace = load_sources(list(specs), timeout=timeout,
                              listed=_listed_line(shown) if shown.enabled else None)
     for warning in workspace.warnings:
-        _warn(warning)
+        warn(warning)
     for toolset in workspace.toolsets:
         if toolset.error and toolset.status.value == "error":
-            _warn(f"{toolset.name}: failed: {toolset.error}")
+            warn(f"{toolset.name}: failed: {toolset.error}")
     return workspace
 
 
@@ -152,12 +149,12 @@ def _warn_read_as(changes: Mapping[str, Any] | None, config: Any) -> None:
     for key, value in (changes or {}).items():
         if key == "defer" and not config.profile.has_defer_list:
             readers = [n for n in PROFILE_NAMES if get_profile(n).has_defer_list]
-            _warn(f"--set defer: the {config.profile.name} profile has no defer list and does "
+            warn(f"--set defer: the {config.profile.name} profile has no defer list and does "
                   f"not read it (no effect; --profile {' or '.join(readers)} reads it)")
             continue
         note = read_as_note(key, value, config)
         if note:
-            _warn(f"--set {note}")
+            warn(f"--set {note}")
 
 
 def _warn_block_values(specs: Sequence[str], workspace: Workspace, profile: str,
@@ -176,7 +173,7 @@ def _warn_block_values(specs: Sequence[str], workspace: Workspace, profile: str,
     if notes:
         where = _redacted(_tool_search_origin(specs))
         for note in notes:
-            _warn(f"{where}: {note}")
+            warn(f"{where}: {note}")
 
 
 def _tool_search_origin(specs: Sequence[str]) -> str:
@@ -356,7 +353,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     state = build_state(args, specs)
     explanation = state.explain(tool)
     if explanation.status == "unknown" and _looks_like_source(tool):
-        _warn(f"{tool!r} is a SOURCE, read here as the TOOL name: the TOOL comes last "
+        warn(f"{tool!r} is a SOURCE, read here as the TOOL name: the TOOL comes last "
               "(toolsearch explain SOURCE... TOOL)")
     if args.json:
         _print_json(explanation.as_json())
@@ -430,7 +427,7 @@ def cmd_call(args: argparse.Namespace) -> int:
 
 
 def cmd_snapshot(args: argparse.Namespace) -> int:
-    from .sources.snapshot import write_catalog_file
+    from .sources.snapshot import replaced_tool_search, write_catalog_file
 
     if not args.output.strip():  # Path("") is ".", which the refusal would name instead
         raise CliError(f"-o {args.output!r}: {_empty(args.output)}; give the catalog file "
@@ -440,10 +437,15 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
                        "written over: copy it first (cp it to my.yaml) or give another -o file")
     workspace = load_workspace(args.sources, timeout=args.timeout)
     out = Path(args.output)
+    tuned = replaced_tool_search(out, workspace)
     backup = write_catalog_file(workspace, out, name=args.name, sources=args.sources,
-                                force=args.force)
-    if backup is not None:
-        _warn(f"{out} replaced (--force); its previous content is in {backup}")
+                                force=args.force, keep_tuned=True)
+    if backup is not None and tuned:
+        now = "the SOURCEs' block" if workspace.tool_search is not None else "none"
+        warn(f"{out}: its tuned tool_search block ({_redacted(tuned)}) was replaced by {now}; "
+             f"the previous file is in {backup}")
+    elif backup is not None:
+        warn(f"{out} replaced (--force); its previous content is in {backup}")
     tools = sum(len(t.tools) for t in workspace.toolsets)
     errors = [t for t in workspace.toolsets if t.error]
     print(f"wrote {out}: {len(workspace.toolsets) - len(errors)} toolsets, {tools} tools"
@@ -522,7 +524,7 @@ def _tune_save(args: argparse.Namespace, changes: Mapping[str, Any],
     clamped = after.config.to_raw()
     values = {k: clamped[k] for k in changes if k in clamped}
     for key in changes.keys() - values.keys():  # defer: unread, or read as unset
-        _warn(f"--set {key}: not saved (" + (
+        warn(f"--set {key}: not saved (" + (
             "this profile does not read it" if not after.config.profile.has_defer_list
             else "it reads as unset, the curated default") + ")")
     result, block = save_into(target, values)
@@ -730,7 +732,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("sources", nargs="+", metavar="SOURCE", help=SOURCE_HELP)
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the catalog file to write, .yaml or .json (required; an existing "
-                        "catalog is replaced)")
+                        "catalog is replaced, kept as FILE.bak when the new one changes its "
+                        "tool_search block)")
     p.add_argument("--name", default=None,
                    help="catalog name to record (default: the SOURCE's name, else FILE's)")
     p.add_argument("--force", action="store_true",
@@ -816,7 +819,7 @@ def _is_app_option(parser: argparse.ArgumentParser, word: str) -> bool:
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="toolsearch: %(levelname)s: %(message)s")
+    log_to_stderr()
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
     commands = {"tui", "demo", "assemble", "search", "explain", "call", "snapshot", "tune",

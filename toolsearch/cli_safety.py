@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import re
 import signal
@@ -23,6 +24,40 @@ MAX_SET_DIGITS = 18
 #: Applied to every usage error before it is printed: the CLI installs its redaction here
 #: (this module imports no engine module, so it cannot import the redaction itself).
 SCRUB: list[Callable[[str], str]] = []
+
+
+#: Loggers whose lines keep their own shape: the gateway's (its own helper owns what it
+#: prints) and the servers it runs on (uvicorn).
+KEEP_OWN_SHAPE = ("toolsearch.gateway", "uvicorn")
+
+
+def warning_line(text: str) -> str:
+    """The one shape of every warning the CLI prints: ``toolsearch: warning: <text>``."""
+    return f"toolsearch: warning: {text}"
+
+
+def warn(text: str) -> None:
+    """Print one warning on stderr, in :func:`warning_line`'s shape (one write: never
+    interleaved with another line)."""
+    sys.stderr.write(warning_line(text) + "\n")
+
+
+class _LogLines(logging.Formatter):
+    """A log record at WARNING from the engine or the sources reads as every other warning
+    (it read ``toolsearch: WARNING: ...``); other records, and the gateway's, as before."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        if record.levelno == logging.WARNING and not record.name.startswith(KEEP_OWN_SHAPE):
+            return warning_line(record.getMessage())
+        return super().format(record)
+
+
+def log_to_stderr() -> None:
+    """Log records at WARNING and above go to stderr, warnings through :func:`warning_line`
+    (like ``logging.basicConfig``, nothing changes when logging is set up already)."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(_LogLines("toolsearch: %(levelname)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
 
 
 class OneLineParser(argparse.ArgumentParser):

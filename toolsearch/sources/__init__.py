@@ -9,8 +9,10 @@ results into one :class:`~toolsearch.toolsets.Workspace`.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -164,7 +166,28 @@ async def load_sources_async(specs: Sequence[str], *, timeout: float = DEFAULT_T
             parts.append(_live_workspace(source, mine, warnings))
         else:
             parts.append(_static_workspace(source))
-    return without_collisions(merge_workspaces(parts))
+    merged = merge_workspaces(parts)
+    ignored = _ignored_tool_search(parts)
+    if ignored:
+        merged = replace(merged, warnings=(*merged.warnings, *ignored))
+    return without_collisions(merged)
+
+
+def _ignored_tool_search(parts: Sequence[Workspace]) -> tuple[str, ...]:
+    """A warning for each SOURCE whose ``tool_search`` block is not used: the first SOURCE
+    that has one wins the merge, and the others' blocks were dropped without a word (a
+    tuned file given second read as tuned, while its values were not the ones in force)."""
+    having = [(part.origins[0] if part.origins else part.name, part) for part in parts
+              if part.tool_search is not None]
+    if len(having) < 2:
+        return ()
+    names = {origin: Path(origin).name for origin, _ in having}
+    if len(set(names.values())) < len(names):  # a/config.yaml and b/config.yaml: in full
+        names = {origin: origin for origin in names}
+    used = having[0][0]
+    return tuple(f"tool_search block in {names[origin]} ignored; using {names[used]}'s"
+                 for origin, _ in having[1:]
+                 if os.path.realpath(origin) != os.path.realpath(used))  # the same file again
 
 
 def load_sources(specs: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,

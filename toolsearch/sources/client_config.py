@@ -45,6 +45,47 @@ def _strings(value: Any) -> dict[str, str]:
     return {str(k): expand_placeholders(str(v)) for k, v in value.items() if v is not None}
 
 
+def _kind(value: Any) -> str:
+    """What a YAML/JSON value is, in words (``a list``, ``a string``)."""
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return f"a {type(value).__name__}"
+
+
+def _shape_problem(entry: Mapping[str, Any]) -> str:
+    """The first key of *entry* that holds the wrong shape of value (``env: "A=1"``,
+    ``command: [npx, x]``), named with what it should be; "" when none. Such a value was
+    dropped or misread before, and the server started without it (or failed to say why)."""
+    command = entry.get("command")
+    if command is not None and not isinstance(command, str):
+        hint = " (the program alone; its arguments go in 'args')" \
+            if isinstance(command, list | tuple) else ""
+        return f"'command' is {_kind(command)}; expected a string{hint}"
+    for key in ("url", "serverUrl", "cwd"):
+        value = entry.get(key)
+        if value is not None and not isinstance(value, str):
+            return f"{key!r} is {_kind(value)}; expected a string"
+    for key in ("env", "headers"):
+        value = entry.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, Mapping):
+            return f"{key!r} is {_kind(value)}; expected a mapping of NAME: value"
+        for name, item in value.items():
+            if isinstance(item, Mapping | list | tuple):
+                return (f"{key!r}: {bounded_repr(str(name))} is {_kind(item)}; expected a "
+                        "string")
+    return ""
+
+
 def _names(value: Any) -> tuple[str, ...] | None:
     if value is None:
         return None
@@ -105,10 +146,10 @@ def server_from_entry(name: str, entry: Any, *, source: str = "") -> ServerConfi
     command = entry.get("command")
     url = entry.get("url", entry.get("serverUrl"))
     transport = ""
-    problem = ""
+    problem = _shape_problem(entry)
     if raw_type is not None:
         transport = _TRANSPORT_ALIASES.get(str(raw_type).strip().lower(), "")
-        if not transport:
+        if not transport and not problem:
             problem = (f"unknown transport type {bounded_repr(raw_type)} "
                        "(expected stdio, http or sse)")
     if not transport and not problem:

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -59,6 +60,32 @@ def read_bounded(path: Path, what: str = "file", limit: int = MAX_FILE_BYTES) ->
     if len(raw) > limit:
         raise SourceError(f"{path}: too large (over {limit} bytes)")
     return raw
+
+
+def why_not_read(path: Path) -> str | None:
+    """Why a file found in a folder (a dump folder) is not read, in words, without opening
+    it: ``""`` for a folder (walked, not read), ``None`` for a regular file (read), else a
+    reason for the operator: a FIFO (opening it would wait for a writer for ever), a device
+    or socket, a symlink loop, a dangling symlink."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symlink loop; nothing to read"
+        if os.path.islink(path) and exc.errno == errno.ENOENT:
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            return f"a symlink to {target!r}, which does not exist"
+        return f"cannot read: {exc.strerror or exc}"
+    if stat.S_ISDIR(info.st_mode):
+        return ""
+    if stat.S_ISREG(info.st_mode):
+        return None
+    kind = next((label for test, label in _KIND_OF_MODE if test(info.st_mode)),
+                "not a regular file")
+    return f"is {kind}, not a file; not opened"
 
 
 def open_regular(path: Path | str) -> BinaryIO | None:

@@ -148,19 +148,46 @@ def format_for(path: Path) -> str:
 
 
 def write_catalog_file(workspace: Workspace, path: Path, *, name: str | None = None,
-                       sources: Sequence[str] = (), force: bool = False) -> Path | None:
+                       sources: Sequence[str] = (), force: bool = False,
+                       keep_tuned: bool = False) -> Path | None:
     """Write ``workspace`` to ``path`` (YAML for .yaml/.yml, JSON for .json) atomically.
 
     The operator's files are never clobbered: an output that is one of the *sources*, or an
     existing file that is not a catalog, is refused unless *force* (and then a ``.bak`` copy is
-    kept). Returns the backup's path, if one was made."""
+    kept). *keep_tuned*: a catalog whose ``tool_search`` block the new one replaces
+    (:func:`replaced_tool_search`) is backed up too. Returns the backup's path, if one was
+    made."""
     path = Path(path)
     text = catalog_text(workspace, fmt=format_for(path), name=name or workspace.name or path.stem)
-    if not check_output(path, sources, force=force):
+    kept = check_output(path, sources, force=force)
+    if not kept and not (keep_tuned and replaced_tool_search(path, workspace)):
         atomic_write_text(path, text)
         return None
     # the previous backup is replaced only once the new catalog is in place
     return replace_with_backup(path, _encoded(path, text))
+
+
+def replaced_tool_search(path: Path, workspace: Workspace) -> str:
+    """What writing *workspace* to the catalog at *path* would lose of its ``tool_search``
+    block, in words (its keys: ``threshold_pct, listing_max_tokens``); "" when there is no
+    such catalog, it has no block (or an empty one), or the new catalog holds the same."""
+    from .catalog_file import read_document
+
+    if not os.path.isfile(path):
+        return ""
+    try:
+        data, _, _ = read_document(path)
+    except SourceError:
+        return ""
+    if not (isinstance(data, Mapping) and isinstance(data.get("toolsets"), list)):
+        return ""
+    old = data.get("tool_search")
+    new = thaw(workspace.tool_search) if workspace.tool_search is not None else None
+    if old is None or old == {} or old == new:
+        return ""
+    if isinstance(old, Mapping):
+        return ", ".join(str(key) for key in old)
+    return f"tool_search: {old!r}"
 
 
 def _same_file(a: Path, b: Path) -> bool:
