@@ -34,7 +34,7 @@ from toolsearch.sources.errors import SourceError
 from toolsearch.sources.filesafe import open_regular
 from toolsearch.sources.redact import REDACTED, is_sensitive_name, redact_text
 from toolsearch.sources.snapshot import check_output
-from toolsearch.textsafe import shown
+from toolsearch.textsafe import shown as text_shown
 
 log = logging.getLogger("toolsearch.gateway")
 
@@ -56,7 +56,7 @@ def display_text(text: str, limit: int, secrets: Iterable[str] = ()) -> str:
     and at most *limit* characters (``…`` ends a clipped one). Only a little past *limit*
     is ever read: a 10,000-character name costs nothing."""
     head = text[: limit + 100]  # room for a secret or an escape straddling the cut
-    safe = shown(redact_text(head, secrets), one_line=True)
+    safe = text_shown(redact_text(head, secrets), one_line=True)
     if len(text) <= limit and len(safe) <= limit:
         return safe
     return safe[: limit - 1] + "…"
@@ -249,11 +249,16 @@ class EventLog:
         text = json.dumps(shown, ensure_ascii=False, default=str)
         if len(text) > MAX_ARGUMENTS:
             shown = {"_clipped": f"{arg_bytes} bytes", "preview": text[:200]}
+        # the names are the client's words (an unknown tool's name is its ``bridge``): a
+        # 10,000-character name or one holding escapes is clipped and made visible here
         self._write({
-            "type": "call", "time": _now(at), "client": redact_text(client[:200], self._secrets),
-            "bridge": bridge, "tool": tool, "outcome": outcome, "ms": round(ms, 3),
+            "type": "call", "time": _now(at),
+            "client": display_text(client, NAME_SHOWN, self._secrets),
+            "bridge": display_text(bridge, MAX_STRING, self._secrets),
+            "tool": display_text(tool, MAX_STRING, self._secrets) if tool is not None else None,
+            "outcome": outcome, "ms": round(ms, 3),
             "arg_bytes": arg_bytes, "result_bytes": result_bytes, "arguments": shown,
-            "summary": redact_text(summary[:MAX_STRING], self._secrets),
+            "summary": text_shown(redact_text(summary[:MAX_STRING], self._secrets)),
         }, flush)
 
     def assembly(self, record: Mapping[str, Any]) -> None:
