@@ -317,13 +317,16 @@ class Gateway:
             isinstance(arguments, Mapping) else name
         target = target if isinstance(target, str) else None
         bridge = name if name in BRIDGE_TOOL_NAMES else "direct"
+        left = _client_left(ctx)
         try:
-            done = await self._dispatch_watched(name, arguments, _client_left(ctx))
+            done = await self._dispatch_watched(name, arguments, left)
         except anyio.get_cancelled_exc_class():
             # the client left (or cancelled) before the reply: the call still gets its
-            # record, now, since the tool may have run
+            # record, now, since the tool may have run (the 2026 wire cancels the call
+            # itself when the client closes the connection)
             self._record(client, bridge, target, "error", started, arguments, None,
-                         CANCELLED_SUMMARY, at_once=True)
+                         CLIENT_LEFT_SUMMARY if left is not None and left.is_set()
+                         else CANCELLED_SUMMARY, at_once=True)
             raise
         finally:
             CALL_PROGRESS.reset(progress)
