@@ -4,9 +4,10 @@ Two record types, told apart by ``type``:
 
 * ``call``: ``time`` (ISO 8601, UTC), ``client`` (the MCP client's name), ``bridge``
   (``tool_search`` / ``tool_describe`` / ``tool_call``, or ``direct`` for a visible tool),
-  ``tool`` (the underlying tool or null), ``outcome`` (the bridge's outcomes), ``ms``,
-  ``arg_bytes``, ``result_bytes``, ``arguments`` (secrets redacted, long values clipped)
-  and ``summary``.
+  ``tool`` (the underlying tool or null; a name the client gave past 400 characters is
+  clipped, ``…`` marking the cut, and escapes in it are shown as text), ``outcome`` (the
+  bridge's outcomes), ``ms``, ``arg_bytes``, ``result_bytes``, ``arguments`` (secrets
+  redacted, long values clipped) and ``summary``.
 * ``assembly``: what the clients currently receive: ``profile``, ``context_length``,
   ``config``, ``scope``, ``tier``, ``listing_form``, ``budget``, ``visible``,
   ``deferred_count``, ``tools`` (the names offered), ``toolsets`` (name, status, error,

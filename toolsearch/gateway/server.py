@@ -502,10 +502,10 @@ class Gateway:
         shown_name = display_text(name, NAME_SHOWN)
         if upstream.client is not None:
             count = len(upstream.tools)
-            text = (f"upstream {shown_name!r} is up after {after:.1f} s: {count} "
+            text = (f"upstream '{shown_name}' is up after {after:.1f} s: {count} "
                     f"tool{'' if count == 1 else 's'}")
         else:
-            text = f"upstream {shown_name!r} failed after {after:.1f} s: " + \
+            text = f"upstream '{shown_name}' failed after {after:.1f} s: " + \
                 display_text(error or "no reason given", REASON_SHOWN,
                              upstream.config.secrets())
         self._emit("late", {"server": name, "up": upstream.client is not None,
