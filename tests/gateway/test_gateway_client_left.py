@@ -14,8 +14,10 @@ from typing import Any
 
 import anyio
 import httpx2
+import mcp_types as types
 import pytest
 from gateway_helpers import events_when, start_http_gateway, stop, write_config
+from mcp import Client
 
 pytestmark = pytest.mark.live
 
@@ -67,7 +69,7 @@ def _notes(path: Path) -> list[str]:
     return path.read_text().split() if path.exists() else []
 
 
-@pytest.mark.parametrize("how", ["tool_call", "direct"])
+@pytest.mark.parametrize("how", ["tool_call", "direct", "tool_call-2026"])
 async def test_a_client_that_leaves_mid_call_cancels_the_upstream_call(
         tmp_path: Path, how: str) -> None:
     server = tmp_path / "blocker.py"
@@ -77,24 +79,24 @@ async def test_a_client_that_leaves_mid_call_cancels_the_upstream_call(
         "blk": {"command": sys.executable, "args": [str(server), str(notes)]}})
     events = tmp_path / "events.jsonl"
     extra = ("--set", "enabled=false") if how == "direct" else ()
+    modern = how.endswith("-2026")
     proc, url = start_http_gateway([str(config)], "--events", str(events), *extra)
     tool = "mcp__blk__wait_long"
     params: dict[str, Any] = {"name": "tool_call", "arguments": {"name": tool, "arguments": {}}} \
-        if how == "tool_call" else {"name": tool, "arguments": {}}
+        if how.startswith("tool_call") else {"name": tool, "arguments": {}}
     try:
-        async with httpx2.AsyncClient(timeout=60) as http:
-            headers = await _session(http, url)
-            tools = await http.post(url, headers=headers,
-                                    json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-            assert (f'"name":"{tool}"' in tools.text) == (how == "direct"), tools.text[:500]
-            request = http.build_request("POST", url, headers=headers, json={
-                "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params})
-            response = await http.send(request, stream=True)
-            assert response.status_code == 200
-            with anyio.fail_after(20):
-                while "started" not in _notes(notes):
-                    await anyio.sleep(0.05)
-            await response.aclose()  # the client leaves, its call still running
+        if modern:  # the 2026 wire: the SDK's client cancels a call by closing its stream
+            async with Client(url, mode="auto", cache=None, client_info=types.Implementation(
+                    name="pytest-leaves", version="1")) as c:
+                assert c.protocol_version not in ("2025-06-18", "2025-11-25"), c.protocol_version
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(c.call_tool, params["name"], params["arguments"])
+                    with anyio.fail_after(20):
+                        while "started" not in _notes(notes):
+                            await anyio.sleep(0.05)
+                    tg.cancel_scope.cancel()
+        else:
+            await _leave_mid_call(url, tool, how, params, notes)
         with anyio.fail_after(15):
             while "cancelled" not in _notes(notes):
                 await anyio.sleep(0.05)
@@ -106,5 +108,24 @@ async def test_a_client_that_leaves_mid_call_cancels_the_upstream_call(
     calls = [r for r in records if r.get("type") == "call" and r.get("tool") == tool]
     assert len(calls) == 1, json.dumps(calls)[:2000]
     assert calls[0]["outcome"] == "error" and calls[0]["ms"] < 20_000, calls[0]
-    assert calls[0]["bridge"] == ("tool_call" if how == "tool_call" else "direct")
+    assert calls[0]["bridge"] == ("direct" if how == "direct" else "tool_call")
     assert "connection closed by the client" in calls[0]["summary"], calls[0]
+
+
+async def _leave_mid_call(url: str, tool: str, how: str, params: dict[str, Any],
+                          notes: Path) -> None:
+    """A 2025-era client over plain HTTP: posts the call, then closes the connection while
+    the upstream tool runs."""
+    async with httpx2.AsyncClient(timeout=60) as http:
+        headers = await _session(http, url)
+        tools = await http.post(url, headers=headers,
+                                json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        assert (f'"name":"{tool}"' in tools.text) == (how == "direct"), tools.text[:500]
+        request = http.build_request("POST", url, headers=headers, json={
+            "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params})
+        response = await http.send(request, stream=True)
+        assert response.status_code == 200
+        with anyio.fail_after(20):
+            while "started" not in _notes(notes):
+                await anyio.sleep(0.05)
+        await response.aclose()  # the client leaves, its call still running

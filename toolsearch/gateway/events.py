@@ -4,9 +4,10 @@ Two record types, told apart by ``type``:
 
 * ``call``: ``time`` (ISO 8601, UTC), ``client`` (the MCP client's name), ``bridge``
   (``tool_search`` / ``tool_describe`` / ``tool_call``, or ``direct`` for a visible tool),
-  ``tool`` (the underlying tool or null), ``outcome`` (the bridge's outcomes), ``ms``,
-  ``arg_bytes``, ``result_bytes``, ``arguments`` (secrets redacted, long values clipped)
-  and ``summary``.
+  ``tool`` (the underlying tool or null; a name the client gave past 400 characters is
+  clipped, ``…`` marking the cut, and escapes in it are shown as text), ``outcome`` (the
+  bridge's outcomes), ``ms``, ``arg_bytes``, ``result_bytes``, ``arguments`` (secrets
+  redacted, long values clipped) and ``summary``.
 * ``assembly``: what the clients currently receive: ``profile``, ``context_length``,
   ``config``, ``scope``, ``tier``, ``listing_form``, ``budget``, ``visible``,
   ``deferred_count``, ``tools`` (the names offered), ``toolsets`` (name, status, error,
@@ -34,7 +35,7 @@ from toolsearch.sources.errors import SourceError
 from toolsearch.sources.filesafe import open_regular
 from toolsearch.sources.redact import REDACTED, is_sensitive_name, redact_text
 from toolsearch.sources.snapshot import check_output
-from toolsearch.textsafe import shown
+from toolsearch.textsafe import shown as text_shown
 
 log = logging.getLogger("toolsearch.gateway")
 
@@ -56,7 +57,7 @@ def display_text(text: str, limit: int, secrets: Iterable[str] = ()) -> str:
     and at most *limit* characters (``…`` ends a clipped one). Only a little past *limit*
     is ever read: a 10,000-character name costs nothing."""
     head = text[: limit + 100]  # room for a secret or an escape straddling the cut
-    safe = shown(redact_text(head, secrets), one_line=True)
+    safe = text_shown(redact_text(head, secrets), one_line=True)
     if len(text) <= limit and len(safe) <= limit:
         return safe
     return safe[: limit - 1] + "…"
@@ -249,11 +250,16 @@ class EventLog:
         text = json.dumps(shown, ensure_ascii=False, default=str)
         if len(text) > MAX_ARGUMENTS:
             shown = {"_clipped": f"{arg_bytes} bytes", "preview": text[:200]}
+        # the names are the client's words (an unknown tool's name is its ``bridge``): a
+        # 10,000-character name or one holding escapes is clipped and made visible here
         self._write({
-            "type": "call", "time": _now(at), "client": redact_text(client[:200], self._secrets),
-            "bridge": bridge, "tool": tool, "outcome": outcome, "ms": round(ms, 3),
+            "type": "call", "time": _now(at),
+            "client": display_text(client, NAME_SHOWN, self._secrets),
+            "bridge": display_text(bridge, MAX_STRING, self._secrets),
+            "tool": display_text(tool, MAX_STRING, self._secrets) if tool is not None else None,
+            "outcome": outcome, "ms": round(ms, 3),
             "arg_bytes": arg_bytes, "result_bytes": result_bytes, "arguments": shown,
-            "summary": redact_text(summary[:MAX_STRING], self._secrets),
+            "summary": text_shown(redact_text(summary[:MAX_STRING], self._secrets)),
         }, flush)
 
     def assembly(self, record: Mapping[str, Any]) -> None:

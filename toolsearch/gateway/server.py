@@ -31,6 +31,7 @@ from toolsearch.classify import BRIDGE_TOOL_NAMES, def_name
 from toolsearch.session import SessionState
 from toolsearch.sources import load_sources_async, server_configs
 from toolsearch.sources.live import DEFAULT_TIMEOUT
+from toolsearch.textsafe import shown
 from toolsearch.tooldefs import def_function, thaw
 
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, HTTP_PATH
@@ -132,6 +133,25 @@ def _json_result(value: Any) -> Any:
     is_error = isinstance(value, Mapping) and "error" in value
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                 is_error=is_error)
+
+
+def _name_shown(name: str) -> str:
+    """A tool name as the gateway's own words show it: at most :data:`NAME_SHOWN` characters,
+    escapes made visible, secret-looking parts masked (never the name a call routes by)."""
+    return display_text(name, NAME_SHOWN)
+
+
+def _echo_clipped(text: str, name: Any) -> str:
+    """*text* (an error or summary that may quote *name*, the tool the client named) with
+    that name as :func:`_name_shown` shows it, and any other escape made visible: a client
+    naming a 10,000-character tool got all of it back, and its events line held it too."""
+    if isinstance(name, str) and name:
+        clipped = _name_shown(name)
+        if clipped != name:
+            for raw in (repr(name), json.dumps(name, ensure_ascii=False)):
+                text = text.replace(raw, f"'{clipped}'")
+            text = text.replace(name, clipped)
+    return shown(text)
 
 
 def _error_result(message: str) -> Any:
@@ -297,13 +317,16 @@ class Gateway:
             isinstance(arguments, Mapping) else name
         target = target if isinstance(target, str) else None
         bridge = name if name in BRIDGE_TOOL_NAMES else "direct"
+        left = _client_left(ctx)
         try:
-            done = await self._dispatch_watched(name, arguments, _client_left(ctx))
+            done = await self._dispatch_watched(name, arguments, left)
         except anyio.get_cancelled_exc_class():
             # the client left (or cancelled) before the reply: the call still gets its
-            # record, now, since the tool may have run
+            # record, now, since the tool may have run (the 2026 wire cancels the call
+            # itself when the client closes the connection)
             self._record(client, bridge, target, "error", started, arguments, None,
-                         CANCELLED_SUMMARY, at_once=True)
+                         CLIENT_LEFT_SUMMARY if left is not None and left.is_set()
+                         else CANCELLED_SUMMARY, at_once=True)
             raise
         finally:
             CALL_PROGRESS.reset(progress)
@@ -352,17 +375,21 @@ class Gateway:
             server not in state.detached and state.in_scope(server))) \
             if isinstance(target, str) else ""
         if down:  # a tool the client knew, of a server now down: said so, not "unknown"
+            down = _echo_clipped(down, target)
             return (name if name in BRIDGE_TOOL_NAMES else "direct", target, "error", down,
                     _error_result(down))
         if bridge is not None and name in BRIDGE_TOOL_NAMES and name in self._offered:
             reply = await bridge.dispatch(name, arguments)
             outcome, tool, summary = reply.activity.outcome, reply.activity.tool, \
-                reply.activity.summary
+                _echo_clipped(reply.activity.summary, target)
             kind = name
             if isinstance(reply.result, UpstreamResult):
                 result = _upstream_reply(reply.result.result)
                 if reply.result.is_error:
                     outcome = "error"
+            elif isinstance(reply.result, Mapping) and isinstance(reply.result.get("error"), str):
+                result = _json_result({**reply.result, "error": _echo_clipped(
+                    reply.result["error"], target)})  # the bridge's words, the name clipped
             else:
                 result = _json_result(reply.result)
         elif name in self._offered and self.pool.routes(name):
@@ -372,14 +399,15 @@ class Gateway:
                 result = _upstream_reply(executed.content.result)
                 outcome = "error" if executed.content.is_error else "ok"
             else:
-                result, outcome = _error_result(executed.error or "the tool failed"), "error"
+                result, outcome = _error_result(_echo_clipped(
+                    executed.error or "the tool failed", name)), "error"
         elif name in self._offered:
             kind, tool, outcome = "direct", name, "error"
-            result = _error_result(f"{name!r} comes from a snapshot source: no live server "
-                                   "runs it")
+            result = _error_result(f"'{_name_shown(name)}' comes from a snapshot source: no "
+                                   "live server runs it")
         else:
             kind, outcome = name, "invalid"
-            result = _error_result(f"unknown tool {name!r}: this gateway offers "
+            result = _error_result(f"unknown tool '{_name_shown(name)}': this gateway offers "
                                    f"{', '.join(sorted(self._offered)) or 'no tools'}")
         return kind, tool, outcome, summary, result
 
@@ -474,10 +502,10 @@ class Gateway:
         shown_name = display_text(name, NAME_SHOWN)
         if upstream.client is not None:
             count = len(upstream.tools)
-            text = (f"upstream {shown_name!r} is up after {after:.1f} s: {count} "
+            text = (f"upstream '{shown_name}' is up after {after:.1f} s: {count} "
                     f"tool{'' if count == 1 else 's'}")
         else:
-            text = f"upstream {shown_name!r} failed after {after:.1f} s: " + \
+            text = f"upstream '{shown_name}' failed after {after:.1f} s: " + \
                 display_text(error or "no reason given", REASON_SHOWN,
                              upstream.config.secrets())
         self._emit("late", {"server": name, "up": upstream.client is not None,
