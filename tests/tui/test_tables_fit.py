@@ -61,3 +61,36 @@ def test_fit_widths_narrows_the_others_then_the_growing_column_then_hides() -> N
     assert fit_widths(columns, 40) == (4, 14, 6, 8)
     assert fit_widths(columns, 30) == (4, 14, 6, 0)  # then C is left out, the name widens
     assert fit_widths(columns, 10) == (4, 8, 6, 0)  # past that: as narrow as it goes
+
+
+async def test_tables_refit_when_the_terminal_is_resized(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        table = app.screen.query_one("#tools-table", BigTable)
+        wide = table.widths
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        assert table.widths != wide
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert table.widths == wide
+
+
+async def test_sort_key_skips_the_columns_left_out(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#servers-table", BigTable)
+        shown = [i for i, width in enumerate(table.widths) if width]
+        assert len(shown) < len(table.columns)  # note, kind, exact are left out at 80
+        seen = []
+        for _ in shown:
+            await pilot.press("S")
+            seen.append(table.sort_column)
+        assert seen == shown
+        await pilot.press("S")
+        assert table.sort_column is None  # back to the engine's order
