@@ -6,7 +6,9 @@ lines on screen, cached by row value (STYLE §8, the Line API as Toolong uses it
 ``DataTable`` pays per changed cell instead (``update_cell`` refreshes and re-measures).
 
 The header is drawn on the first line and stays put while the body scrolls. Cells are
-:class:`~textual.content.Content` (never parsed as markup), cropped to fixed column widths.
+:class:`~textual.content.Content` (never parsed as markup), cropped to fixed column widths;
+when the columns do not fit the view, they narrow as :func:`fit_widths` says (no horizontal
+scroll at 80 columns).
 """
 
 from __future__ import annotations
@@ -40,10 +42,56 @@ def as_content(cell: object) -> Content:
 
 @dataclass(frozen=True)
 class Column:
+    """A column *width* cells wide while the table has the room.
+
+    *min_width*: the narrowest it goes when the table is short of room (None: never
+    narrower); *grow*: it takes the room the others leave it (the name or description);
+    *optional*: left out when the table does not fit even at the narrowest widths."""
+
     title: str
     key: str
     width: int
     align: str = "left"
+    min_width: int | None = None
+    grow: bool = False
+    optional: bool = False
+
+
+def _squeezed(columns: Sequence[Column], room: int, hidden: set[int]
+              ) -> tuple[tuple[int, ...], int]:
+    """The widths with *hidden* left out (0), narrowed as far as needed to fit *room*: the
+    other columns first, right to left (the first ones matter most), then the growing one;
+    and how many cells the table is still too wide by."""
+    widths = [0 if i in hidden else c.width for i, c in enumerate(columns)]
+    over = sum(w + 2 * CELL_PADDING for w in widths if w) - room
+    order = [i for i in range(len(columns) - 1, -1, -1) if not columns[i].grow]
+    order += [i for i, c in enumerate(columns) if c.grow]
+    for i in order:
+        if over <= 0:
+            break
+        low = columns[i].min_width
+        if widths[i] and low is not None:
+            cut = min(over, widths[i] - max(1, min(low, widths[i])))
+            widths[i] -= cut
+            over -= cut
+    return tuple(widths), over
+
+
+def fit_widths(columns: Sequence[Column], room: int) -> tuple[int, ...]:
+    """Each column's width in a view *room* cells wide (0: left out). As given when they
+    fit; else the other columns narrow to their ``min_width`` (right to left) and the
+    growing column takes what they leave, down to its own; when that is not enough, the
+    optional columns are left out, right to left, the rest widening again as far as they
+    fit. Past that the table stays wider than *room* (and scrolls)."""
+    hidden: set[int] = set()
+    widths, over = _squeezed(columns, room, hidden)
+    for i in range(len(columns) - 1, -1, -1):
+        if over <= 0:
+            break
+        if columns[i].optional:
+            hidden.add(i)
+            widths, over = _squeezed(columns, room, hidden)
+    return widths
 
 
 class BigTable(SteadyScrollbars, ScrollView, Generic[Row], can_focus=True):
@@ -104,7 +152,33 @@ class BigTable(SteadyScrollbars, ScrollView, Generic[Row], can_focus=True):
         self.sort_reverse = False
         self._index: dict[str, int] | None = None
         self._lines: LRUCache[tuple[object, ...], Strip] = LRUCache(256)
-        self._width = sum(c.width + 2 * CELL_PADDING for c in self.columns)
+        self.widths = tuple(c.width for c in self.columns)
+        """Each column's width as drawn (0: left out): :func:`fit_widths` of the view."""
+        self._room: int | None = None
+        self._width = self._span()
+
+    def _span(self) -> int:
+        return sum(w + 2 * CELL_PADDING for w in self.widths if w)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Fit the columns to a view *width* x *height* (the scrollbar a body taller than
+        the view shows takes its share); a change redraws every line."""
+        bar = self.scrollbar_size_vertical if len(self._rows) + 1 > height else 0
+        room = max(0, width - bar)
+        if room == self._room:
+            return
+        self._room = room
+        widths = fit_widths(self.columns, room)
+        if widths == self.widths:
+            return
+        self.widths = widths
+        self._width = self._span()
+        self._lines.clear()
+        self.virtual_size = Size(self._width, len(self._rows) + 1)
+        self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(self.container_size.width, self.container_size.height)
 
     # -- rows ------------------------------------------------------------------------
 
@@ -134,6 +208,10 @@ class BigTable(SteadyScrollbars, ScrollView, Generic[Row], can_focus=True):
             index = min(old_index, max(len(rows) - 1, 0)) if index is None else index
         else:
             index = 0
+        if self.container_size:  # the body's scrollbar comes and goes with the rows
+            self._fit(self.container_size.width, self.container_size.height)
+        else:  # never laid out: fitted to the screen, the widest it can be (the first layout
+            self._fit(self.app.size.width, self.app.size.height)  # fits it to the view)
         self.virtual_size = Size(self._width, len(rows) + 1)
         if not self.container_size:  # never laid out (a hidden tab): bars it surely shows are
             # in place for the first layout, not a second layout to make room for them
@@ -225,20 +303,21 @@ class BigTable(SteadyScrollbars, ScrollView, Generic[Row], can_focus=True):
         self.refresh()  # the header line too
 
     def action_sort_next(self) -> None:
-        """S: sort by the next column (after the last one: the engine's order again)."""
-        column = self.sort_column
-        self.sort_by(0 if column is None else column + 1 if column + 1 < len(self.columns)
-                     else None)
+        """S: sort by the next column shown (after the last one: the engine's order again)."""
+        column = -1 if self.sort_column is None else self.sort_column
+        shown = [i for i, width in enumerate(self.widths) if width and i > column]
+        self.sort_by(shown[0] if shown else None)
 
     def _header_title(self, index: int, column: Column) -> str:
+        width = self.widths[index]
         if index != self.sort_column:
             return column.title
         glyph = "\u25bc" if self.sort_reverse else "\u25b2"
-        if len(column.title) + 2 <= column.width:
+        if len(column.title) + 2 <= width:
             return f"{column.title} {glyph}"
         # a narrow column keeps the glyph and cuts its title: cropped with an ellipsis, the
         # glyph vanished ("Tool\u2026" for Tools \u25b2) and the sorted column looked cut short
-        return column.title[:max(0, column.width - 1)] + glyph
+        return column.title[:max(0, width - 1)] + glyph
 
     # -- cursor ----------------------------------------------------------------------
 
@@ -294,8 +373,10 @@ class BigTable(SteadyScrollbars, ScrollView, Generic[Row], can_focus=True):
             return
         if offset.y == 0:  # a header click sorts by that column (again: the other way)
             x = round(self.scroll_offset.x) + offset.x
-            for index, column in enumerate(self.columns):
-                x -= column.width + 2 * CELL_PADDING
+            for index, width in enumerate(self.widths):
+                if not width:
+                    continue  # left out
+                x -= width + 2 * CELL_PADDING
                 if x < 0:
                     same = index == self.sort_column
                     self.sort_by(index, reverse=same and not self.sort_reverse)
@@ -336,9 +417,11 @@ class BigTable(SteadyScrollbars, ScrollView, Generic[Row], can_focus=True):
     def _line(self, contents: Sequence[Content], part: str) -> Strip:
         pad = " " * CELL_PADDING
         pieces: list[Content | str] = []
-        for column, cell in zip(self.columns, contents, strict=False):
-            cell = cell.right(column.width, ellipsis=True) if column.align == "right" \
-                else cell.truncate(column.width, ellipsis=True, pad=True)
+        for column, width, cell in zip(self.columns, self.widths, contents, strict=False):
+            if not width:
+                continue  # left out: the view is too narrow for it
+            cell = cell.right(width, ellipsis=True) if column.align == "right" \
+                else cell.truncate(width, ellipsis=True, pad=True)
             pieces += [pad, cell, pad]
         line = Content.assemble(*pieces)
         if part == "big-table--cursor":  # the cursor's colours win over the cells' own

@@ -29,13 +29,18 @@ from .bigtable import BigTable, Column
 from .visibility import CatchUpWhenShown
 
 COLUMNS: tuple[Column, ...] = (
-    Column("Status", "status", 11), Column("Server", "name", 20), Column("Listing", "form", 12),
-    Column("Tools", "tools", 5, align="right"), Column("Tokens", "tokens", 7, align="right"),
-    Column("Attached", "attached", 10), Column("Scope", "scope", 6),
-    Column("Exact", "exact", 7, align="right"), Column("Kind", "kind", 12),
-    Column("Note", "note", 60),
+    Column("Status", "status", 11), Column("Server", "name", 20, min_width=14, grow=True),
+    Column("Listing", "form", 12, min_width=10),
+    Column("Tools", "tools", 5, align="right"),
+    Column("Tokens", "tokens", 7, align="right", min_width=6),
+    Column("Attached", "attached", 10), Column("Scope", "scope", 6, min_width=5),
+    Column("Exact", "exact", 7, align="right", min_width=5, optional=True),
+    Column("Kind", "kind", 12, min_width=6, optional=True),
+    Column("Note", "note", 60, min_width=10, optional=True),
 )
-"""Listing first after the name: at 80 columns the operator's question fits on screen."""
+"""Listing first after the name: the operator's question. The table fits the view: the note
+(the error, also in the detail line under the table) narrows first; at 80 columns the note,
+kind and exact count are left out (the detail line names the kind and the error)."""
 FORM_WORDS = {"summary": "summary", "none": "not listed", "-": "\u2013"}
 """The listing form a server got, in words (``none``: its tools are not listed at all)."""
 ADVICE_DELAY = 0.12

@@ -31,9 +31,13 @@ from .bounded_input import BoundedInput
 from .visibility import CatchUpWhenShown
 
 COLUMNS: tuple[Column, ...] = (
-    Column("Status", "status", 15), Column("Tool", "name", 40), Column("Rule", "rule", 14),
-    Column("Toolset", "toolset", 18), Column("Tokens", "tokens", 7, align="right"),
+    Column("Status", "status", 15, min_width=10),
+    Column("Tool", "name", 40, min_width=16, grow=True),
+    Column("Rule", "rule", 14, min_width=11), Column("Toolset", "toolset", 18, min_width=12),
+    Column("Tokens", "tokens", 7, align="right", min_width=6),
 )
+"""As wide as given from 106 columns; at 80 the others narrow ("\u25c7 deferred",
+"mcp-toolset" and "12,345" still whole) and the tool's name takes the rest."""
 FILTER_DELAY = 0.15
 FILTER_MAX = 1024
 """Characters the filter field holds."""
