@@ -46,6 +46,11 @@ from .widgets.tuning import TuningPane
 from .widgets.visibility import CatchUpWhenShown
 
 PaneT = TypeVar("PaneT", bound=Widget)
+DIALOG_KEYS = frozenset({"call", "demo", "save", "reset_tuning", "help"})
+"""App-wide actions that open a dialog or change the main screen: none runs while a dialog is
+up (SPEC §11: a key lands where the operator sees the cursor). A dialog's own keys shadow
+them once it has the cursor; these stay off while it is on its way (Ctrl+S then Ctrl+T in one
+burst stacked the save dialog over the call dialog) and for palette and footer alike."""
 PREPARE_S = 0.5
 """Seconds after the app mounted (and again while hidden panes are still mounting) before
 the help screen is prepared."""
@@ -150,9 +155,20 @@ class AppActions(_Base):
     # -- actions (keys, footer and palette share these) ---------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in DIALOG_KEYS and self.dialog_up():
+            return None  # its key does nothing: the dialog answers first
         if action == "demo" and self.demo_running:
             return None
         return True
+
+    _save_on_its_way: bool = False
+    """Ctrl+S was pressed and its dialog is not up yet (SaveRequested is still queued)."""
+
+    def dialog_up(self) -> bool:
+        """True while a dialog (help, a call, a save, an activity entry, the palette) is
+        shown over the main screen, or Ctrl+S's dialog is on its way to it."""
+        return self._save_on_its_way or \
+            any(isinstance(s, ModalScreen) for s in self.screen_stack)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         if event.tabbed_content.id == "main-tabs" and \
@@ -387,12 +403,15 @@ class AppActions(_Base):
                         description="scripted demo")
 
     def action_save(self) -> None:
+        self._save_on_its_way = True  # the keys typed after it meet its dialog (DIALOG_KEYS)
         self.post_message(SaveRequested())
 
     def save_requested(self, path: str | None) -> None:
         """Save to *path*, the loaded Hermes config, or a path the operator picks."""
-        if any(isinstance(s, (ConfirmSaveScreen, SavePathScreen)) for s in self.screen_stack):
-            return  # Ctrl+S again (or held down) while its dialog is open: that one answers
+        self._save_on_its_way = False
+        if self.dialog_up():
+            return  # Ctrl+S again (or held down) while its dialog is open: that one answers;
+            # another dialog opened meanwhile (the Tuning pane's Save button, then Ctrl+T)
         target = path or self.save_target
         if target:
             self._save(Path(target))
