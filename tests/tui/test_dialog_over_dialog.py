@@ -102,3 +102,20 @@ async def test_keys_in_one_burst_after_a_dialog_key_meet_its_dialog(make_app, fi
         await settle(pilot)
         assert [type(s) for s in app.screen_stack[1:]] == [dialog], app.screen_stack
         assert not app.demo_running
+
+
+@pytest.mark.parametrize("words, dialog", [("call a bridge", CallScreen),
+                                           ("save to Hermes", SavePathScreen)])
+async def test_the_palette_still_opens_a_dialog_once_it_has_closed(make_app, words, dialog):
+    """The palette is a dialog too: its command runs after it closed, so the keys' check
+    does not refuse it."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*words)
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [type(s) for s in app.screen_stack[1:]] == [dialog], app.screen_stack
