@@ -18,7 +18,7 @@ from textual import events, work
 from textual.app import SystemCommand
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import TabbedContent
+from textual.widgets import Select, TabbedContent
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import DryRunExecutor
@@ -46,6 +46,11 @@ from .widgets.tuning import TuningPane
 from .widgets.visibility import CatchUpWhenShown
 
 PaneT = TypeVar("PaneT", bound=Widget)
+DIALOG_KEYS = frozenset({"call", "demo", "save", "reset_tuning", "help"})
+"""App-wide actions that open a dialog or change the main screen: none runs while a dialog is
+up (SPEC §11: a key lands where the operator sees the cursor). A dialog's own keys shadow
+them once it has the cursor; these stay off while it is on its way (Ctrl+S then Ctrl+T in one
+burst stacked the save dialog over the call dialog) and for palette and footer alike."""
 PREPARE_S = 0.5
 """Seconds after the app mounted (and again while hidden panes are still mounting) before
 the help screen is prepared."""
@@ -150,9 +155,39 @@ class AppActions(_Base):
     # -- actions (keys, footer and palette share these) ---------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "command_palette" and isinstance(self.screen, ModalScreen):
+            return False
+        if action == "demo_pause" and not self.demo_running:
+            return False  # Space does nothing without a demo: hidden (n starts one, stays)
+        if action in DIALOG_KEYS and self.dialog_up():
+            return None  # its key does nothing: the dialog answers first
         if action == "demo" and self.demo_running:
             return None
         return True
+
+    _save_on_its_way: bool = False
+    """Ctrl+S was pressed and its dialog is not up yet (SaveRequested is still queued)."""
+
+    def dialog_up(self) -> bool:
+        """True while a dialog (help, a call, a save, an activity entry, the palette) is
+        shown over the main screen, or Ctrl+S's dialog is on its way to it."""
+        return self._save_on_its_way or \
+            any(isinstance(s, ModalScreen) for s in self.screen_stack)
+
+    def action_command_palette(self) -> None:
+        """The palette never opens over a dialog (help, a call, a save, an entry): its
+        commands act on the main screen, hidden behind the dialog."""
+        if not isinstance(self.screen, ModalScreen):
+            super().action_command_palette()
+
+    def _close_open_list(self) -> None:
+        """An open dropdown (a Tuning Select's list) closes, its value unchanged, as Esc
+        would: a dialog opened over it left the list drawn on top and holding the cursor."""
+        select = next((a for a in self.focused.ancestors_with_self if isinstance(a, Select)),
+                      None) if self.focused is not None else None
+        if select is not None and select.expanded:
+            select.expanded = False
+            self.screen.set_focus(select)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         if event.tabbed_content.id == "main-tabs" and \
@@ -178,13 +213,19 @@ class AppActions(_Base):
             self.set_timer(0.05, lambda: self._focus_main_now(active, tries - 1))
 
     def action_leave_field(self) -> None:
-        """Escape: leave a text field or control for the pane's main widget."""
+        """Escape: leave a text field or control for the pane's main widget. A Tuning field
+        left this way is where Tab moves on from (queued after the cursor's move to the pane,
+        which starts the pane over)."""
         if isinstance(self.screen, ModalScreen):
             return
         focused = self.focused
         tab = keys.pane_of(focused)
         if tab is not None and focused is not keys.main_widget(self, tab):
             self.focus_main(tab)
+        pane = next((a for a in focused.ancestors if isinstance(a, TuningPane)), None) \
+            if focused is not None else None
+        if pane is not None and focused is not pane:
+            self.call_later(pane.left_by_escape, focused)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
@@ -225,7 +266,16 @@ class AppActions(_Base):
                 yield command
 
     def action_show_tab(self, key: str) -> None:
+        """Show the *key* tab, the cursor in its main widget. Tuning's digit on Tuning starts
+        the pane over: the cursor on the pane, Tab to its first field (it kept moving on from
+        the field Esc had left)."""
         tabs = self.query_one("#main-tabs", TabbedContent)
+        if key == "tuning" and tabs.active == "tab-tuning":
+            pane = self.query_one(TuningPane)
+            pane.start_over()
+            if self.focused is not pane:
+                self.screen.set_focus(pane)
+            return
         if tabs.active == f"tab-{key}":  # already shown: the cursor goes to its main widget
             if keys.pane_of(self.focused) != key:
                 self.focus_main(key)
@@ -321,6 +371,7 @@ class AppActions(_Base):
             self.focus_main("tuning")
 
     def action_call(self) -> None:
+        self._close_open_list()
         if self.session is None:
             return
         row = next((pane.table.cursor_value for pane in self.query(ToolsPane)), None)
@@ -387,12 +438,16 @@ class AppActions(_Base):
                         description="scripted demo")
 
     def action_save(self) -> None:
+        self._close_open_list()  # the operator asked to save: close the list, then save
+        self._save_on_its_way = True  # the keys typed after it meet its dialog (DIALOG_KEYS)
         self.post_message(SaveRequested())
 
     def save_requested(self, path: str | None) -> None:
         """Save to *path*, the loaded Hermes config, or a path the operator picks."""
-        if any(isinstance(s, (ConfirmSaveScreen, SavePathScreen)) for s in self.screen_stack):
-            return  # Ctrl+S again (or held down) while its dialog is open: that one answers
+        self._save_on_its_way = False
+        if self.dialog_up():
+            return  # Ctrl+S again (or held down) while its dialog is open: that one answers;
+            # another dialog opened meanwhile (the Tuning pane's Save button, then Ctrl+T)
         target = path or self.save_target
         if target:
             self._save(Path(target))

@@ -18,8 +18,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.reactive import Reactive, reactive
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Select
+from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from toolsearch.bridge import Bridge, BridgeReply, DryRunExecutor, Executor
@@ -203,58 +202,6 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
         else:
             self.watch_session(self.session)
             self._after_install()
-
-    def action_command_palette(self) -> None:
-        """The palette never opens over a dialog (help, a call, a save, an entry): its
-        commands act on the main screen, hidden behind the dialog."""
-        if not isinstance(self.screen, ModalScreen):
-            super().action_command_palette()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "command_palette" and isinstance(self.screen, ModalScreen):
-            return False
-        if action == "demo_pause" and not self.demo_running:
-            return False  # Space does nothing without a demo: hidden (n starts one, stays)
-        return super().check_action(action, parameters)
-
-    def _close_open_list(self) -> None:
-        """An open dropdown (a Tuning Select's list) closes, its value unchanged, as Esc
-        would: a dialog opened over it left the list drawn on top and holding the cursor."""
-        select = next((a for a in self.focused.ancestors_with_self if isinstance(a, Select)),
-                      None) if self.focused is not None else None
-        if select is not None and select.expanded:
-            select.expanded = False
-            self.screen.set_focus(select)
-
-    def action_save(self) -> None:
-        self._close_open_list()  # the operator asked to save: close the list, then save
-        super().action_save()
-
-    def action_call(self) -> None:
-        self._close_open_list()
-        super().action_call()
-
-    def action_show_tab(self, key: str) -> None:
-        """As the actions' own; Tuning's digit on Tuning starts the pane over: the cursor on
-        the pane, Tab to its first field (it kept moving on from the field Esc had left)."""
-        active = self.query_one("#main-tabs").active  # type: ignore[attr-defined]
-        if key == "tuning" and active == "tab-tuning":
-            pane = self.query_one(TuningPane)
-            pane.start_over()
-            if self.focused is not pane:
-                self.screen.set_focus(pane)
-            return
-        super().action_show_tab(key)
-
-    def action_leave_field(self) -> None:
-        """Escape: as the actions' own, and a Tuning field left this way is where Tab moves
-        on from (queued after the cursor's move to the pane, which starts the pane over)."""
-        focused = self.focused
-        super().action_leave_field()
-        pane = next((a for a in focused.ancestors if isinstance(a, TuningPane)), None) \
-            if focused is not None else None
-        if pane is not None and focused is not pane:
-            self.call_later(pane.left_by_escape, focused)
 
     def fit_width(self, width: int, screen: Screen[Any], height: int = 0) -> None:
         """The narrow layout (``-narrow`` on the app's screen) below NARROW columns, the

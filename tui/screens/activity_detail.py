@@ -17,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..activity import ActivityEntry, outcome_label, since_start
+from ..widgets.footer import KeyFooter
 from ..widgets.textview import TextView
 from .tab_keys import TAB_KEYS, LeavesForTab
 
@@ -72,6 +73,7 @@ class ActivityDetailScreen(LeavesForTab, ModalScreen[None]):
         with Vertical(id="detail-box"):
             yield Static("", id="detail-head", markup=False)
             yield TextView(id="detail-text")
+        yield KeyFooter(id="dialog-keys")
 
     def on_mount(self) -> None:
         self._show()

@@ -27,6 +27,7 @@ from toolsearch.textsafe import shown
 from toolsearch.tooldefs import thaw
 
 from ..activity import outcome_label
+from ..widgets.footer import KeyFooter
 
 Dispatcher = Callable[[str, dict[str, Any]], Awaitable[BridgeReply]]
 FORGET_DELAY = 0.5
@@ -107,7 +108,8 @@ class CallScreen(ModalScreen[None]):
     """
     BINDINGS = [
         Binding("escape", "dismiss_dialog", "Close", id="call.close"),
-        Binding("ctrl+enter,ctrl+j", "send", "Send", id="call.send"),
+        # the key line shows Ctrl+J: the one that reaches the dialog from any field
+        Binding("ctrl+enter,ctrl+j", "send", "Send", key_display="^j", id="call.send"),
     ]
 
     def __init__(self, dispatch: Dispatcher, *, bridge: str = "tool_describe",
@@ -180,6 +182,7 @@ class CallScreen(ModalScreen[None]):
                 yield Button("Close", id="call-close", compact=True)
             yield Static(self._note, id="call-status", markup=False)
             yield TextArea("", id="call-result", read_only=True, language=None)
+        yield KeyFooter(id="dialog-keys")
 
     @on(Button.Pressed, "#call-send")
     def _send_pressed(self, event: Button.Pressed) -> None:

@@ -14,6 +14,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..widgets.footer import KeyFooter
+
 
 def diff_content(lines: list[str]) -> Content:
     parts: list[Content | str | tuple[str, str]] = []
@@ -69,6 +71,7 @@ class ConfirmSaveScreen(ModalScreen[bool]):
             with Horizontal(id="confirm-buttons"):
                 yield Button("Save (y)", id="confirm-ok", variant="primary", compact=True)
                 yield Button("Cancel (n / Esc)", id="confirm-cancel", compact=True)
+        yield KeyFooter(id="dialog-keys")
 
     @on(Button.Pressed, "#confirm-ok")
     def action_confirm(self) -> None:

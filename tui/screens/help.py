@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..pacing import PacedFrames
+from ..widgets.footer import KeyFooter
 from .tab_keys import TAB_KEYS, LeavesForTab
 
 
@@ -55,6 +56,7 @@ class HelpScreen(PacedFrames, LeavesForTab, ModalScreen[None]):
                 # to make room for it
                 box.set_reactive(VerticalScroll.show_vertical_scrollbar, True)
             yield Static(text, id="help-text")
+        yield KeyFooter(id="dialog-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -12,6 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from ..widgets.footer import KeyFooter
+
 EXPLAIN = (
     "No Hermes config.yaml was loaded, so there is no file to update in place.\n"
     "Enter a path. An existing Hermes config.yaml is updated in place: only tools.tool_search "
@@ -47,8 +49,9 @@ class SavePathScreen(ModalScreen[str | None]):
             yield Input(self._default, id="save-path", compact=True)
             yield Static("", id="save-error", markup=False)
             with Horizontal(id="save-buttons"):
-                yield Button("Save", id="save-ok", variant="primary", compact=True)
-                yield Button("Cancel", id="save-cancel", compact=True)
+                yield Button("Save (Enter)", id="save-ok", variant="primary", compact=True)
+                yield Button("Cancel (Esc)", id="save-cancel", compact=True)
+        yield KeyFooter(id="dialog-keys")
 
     @on(Input.Submitted, "#save-path")
     @on(Button.Pressed, "#save-ok")
