@@ -69,3 +69,16 @@ def test_a_folder_named_like_a_dump_is_walked_not_warned(folder: Path) -> None:
     proc = toolsearch("assemble", str(folder), "--json")
     assert sorted(_loaded(proc)) == ["mcp-docs", "mcp-inner"]
     assert "skipped" not in proc.stderr
+
+
+def test_folder_links_are_named_never_followed(folder: Path) -> None:
+    """A link back up (``more/up -> ..``) would walk for ever if followed; a link to another
+    folder was skipped without a word. Both are named, neither is walked."""
+    os.symlink("..", folder / "more" / "up")
+    os.symlink("more", folder / "alias")
+    proc = toolsearch("assemble", str(folder), "--json")
+    assert _loaded(proc) == ["mcp-docs"]
+    lines = proc.stderr.splitlines()
+    assert "toolsearch: warning: more/up: skipped: a symlink back to a folder above it (a " \
+           "loop); not followed" in lines
+    assert "toolsearch: warning: alias: skipped: a symlink to a folder; not followed" in lines

@@ -1,5 +1,5 @@
 """A server entry whose key holds the wrong shape of value (``env: "A=1"``, ``command: [npx,
-x]``, ``headers: [a]``) is an error row naming the key and the shape it should have; the
+x]``, ``headers: [a]``, ``tools: [a]``) is an error row naming the key and the shape it should have; the
 other servers of the file still load. Through the CLI, as an operator meets it."""
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ BAD: dict[str, tuple[dict[str, Any], str]] = {
                 "'headers' is a list; expected a mapping"),
     "envnest": ({"command": sys.executable, "env": {"A": ["1"]}},
                 "'env': 'A' is a list; expected a string"),
+    # a tool filter of the wrong shape was read as no filter: every tool of the server shown
+    "toolslist": ({**GOOD, "tools": ["add"]}, "'tools' is a list; expected a mapping"),
+    "inclnum": ({**GOOD, "tools": {"include": 5}},
+                "'tools.include' is a number; expected a list of tool names"),
 }
 
 

@@ -37,7 +37,7 @@ import yaml
 from toolsearch.caches import register_cache
 from toolsearch.sources.entries import entry_problem
 from toolsearch.sources.errors import SourceError
-from toolsearch.sources.filesafe import read_bounded, why_not_read
+from toolsearch.sources.filesafe import files_under, read_bounded
 from toolsearch.sources.redact import redact_text
 from toolsearch.sources.safe_yaml import YamlRefused, load_yaml
 from toolsearch.textsafe import bounded_repr
@@ -471,16 +471,9 @@ def load_dump_dir(path: Path) -> Workspace:
     path = Path(path)
     if not path.is_dir():
         raise SourceError(f"{path}: not a directory")
-    found = sorted((p for p in path.rglob("*.json") if p.name != DUMP_INDEX_NAME),
-                   key=lambda p: p.relative_to(path).as_posix())
-    warnings: list[str] = []
-    files = []
-    for file in found:  # a FIFO is never opened (the read would wait for a writer for ever)
-        why = why_not_read(file)
-        if why is None:
-            files.append(file)
-        elif why:  # a folder named *.json is walked, not read
-            warnings.append(f"{file.relative_to(path).as_posix()}: skipped: {why}")
+    found, skipped = files_under(path, ".json")  # a FIFO is never opened, only named
+    files = [file for file in found if file.name != DUMP_INDEX_NAME]
+    warnings: list[str] = list(skipped)
     toolsets: list[Toolset] = []
     ids: dict[str, str] = {}
     for file in files:

@@ -83,6 +83,13 @@ def _shape_problem(entry: Mapping[str, Any]) -> str:
             if isinstance(item, Mapping | list | tuple):
                 return (f"{key!r}: {bounded_repr(str(name))} is {_kind(item)}; expected a "
                         "string")
+    tools = entry.get("tools")
+    if tools is not None and not isinstance(tools, Mapping):  # read as no filter: every tool
+        return f"'tools' is {_kind(tools)}; expected a mapping (include: [...], exclude: [...])"
+    for key in ("include", "exclude"):
+        names = tools.get(key) if isinstance(tools, Mapping) else None
+        if names is not None and not isinstance(names, str | list | tuple):
+            return f"'tools.{key}' is {_kind(names)}; expected a list of tool names"
     return ""
 
 

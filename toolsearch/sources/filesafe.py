@@ -88,6 +88,44 @@ def why_not_read(path: Path) -> str | None:
     return f"is {kind}, not a file; not opened"
 
 
+def files_under(folder: Path, suffix: str) -> tuple[list[Path], list[str]]:
+    """The regular files named ``*<suffix>`` under *folder* (recursively, sorted by their path
+    inside it), and ``REL: skipped: why`` for each entry of that name that is not read (see
+    :func:`why_not_read`; a FIFO is never opened), each link to a folder (not followed: a
+    link back up would walk for ever) and each folder that cannot be listed."""
+    folder = Path(folder)
+    found: list[tuple[str, Path]] = []
+    skipped: list[tuple[str, str]] = []
+
+    def rel(path: Path | str) -> str:
+        return Path(path).relative_to(folder).as_posix()
+
+    def unlisted(exc: OSError) -> None:
+        if exc.filename and Path(exc.filename) != folder:
+            skipped.append((rel(exc.filename), f"cannot read: {exc.strerror or exc}"))
+
+    for root, dirs, names in os.walk(folder, onerror=unlisted):
+        for name in dirs:
+            link = Path(root, name)
+            if os.path.islink(link):  # os.walk lists it, and does not go in
+                target = os.path.realpath(link)
+                above = os.path.commonpath([target, os.path.realpath(root)]) == target
+                skipped.append((rel(link), "a symlink back to a folder above it (a loop); not "
+                                           "followed" if above else
+                                "a symlink to a folder; not followed"))
+        for name in names:
+            if not name.endswith(suffix):
+                continue
+            file = Path(root, name)
+            why = why_not_read(file)
+            if why is None:
+                found.append((rel(file), file))
+            elif why:
+                skipped.append((rel(file), why))
+    return ([file for _, file in sorted(found)],
+            [f"{where}: skipped: {why}" for where, why in sorted(skipped)])
+
+
 def open_regular(path: Path | str) -> BinaryIO | None:
     """*path* open for reading when it is a regular file, else None (a FIFO is opened without
     waiting for a writer, then closed: a plain ``open`` would hang on it). Raises OSError when
