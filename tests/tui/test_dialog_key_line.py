@@ -21,7 +21,7 @@ HERMES_CONFIG = "tools:\n  tool_search:\n    threshold_pct: 5\n"
 CASES = [  # the dialog, the keys that open it, what its key line must show
     (HelpScreen, ["question_mark"], ["esc Close"]),
     (CallScreen, ["ctrl+t"], ["esc Close", "^j Send"]),
-    (ActivityDetailScreen, ["5", "enter"], ["esc Close", "Older", "Newer", "c Copy JSON"]),
+    (ActivityDetailScreen, ["5", "enter"], ["esc Close", "← Older", "→ Newer", "c Copy JSON"]),
     (SavePathScreen, ["ctrl+s"], ["esc Cancel"]),
     (ConfirmSaveScreen, ["ctrl+s"], ["y Save", "n Cancel"]),
 ]

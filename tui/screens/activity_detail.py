@@ -58,8 +58,8 @@ class ActivityDetailScreen(LeavesForTab, ModalScreen[None]):
     """
     BINDINGS = [
         Binding("escape,q", "close", "Close", id="detail.close"),
-        Binding("left,p", "move(-1)", "Older", id="detail.older"),
-        Binding("right,n", "move(1)", "Newer", id="detail.newer"),
+        Binding("left,p", "move(-1)", "Older", key_display="←", id="detail.older"),
+        Binding("right,n", "move(1)", "Newer", key_display="→", id="detail.newer"),
         Binding("c,y", "copy", "Copy JSON", id="detail.copy"),
         *TAB_KEYS,
     ]
