@@ -37,7 +37,7 @@ from toolsearch.profiles import PROFILE_NAMES
 from toolsearch.session import SessionState
 from toolsearch.sources.filesafe import open_regular
 from toolsearch.textsafe import shown
-from toolsearch.toolsets import Workspace
+from toolsearch.toolsets import ToolsetStatus, Workspace
 
 from .activity import clip
 from .app import ToolSearchApp
@@ -57,6 +57,9 @@ LIVENESS_SECONDS = 1.0
 """How often the app following a gateway looks whether the gateway still holds its events
 file."""
 FOLLOWING = " \u00b7 following "
+STATUSES = frozenset(status.value for status in ToolsetStatus)
+MAX_ERROR = 2000
+"""The most of a server's error an assembly line is shown with."""
 
 
 MAX_MS = 99_999_999.0
@@ -145,13 +148,15 @@ def starting_of(record: Mapping[str, Any]) -> frozenset[str]:
 
 def reported_of(record: Mapping[str, Any]) -> dict[str, Reported]:
     """What an assembly line says of each server: its ``toolsets`` (name, status, error);
-    an entry the gateway would not write is left out."""
+    an entry the gateway would not write (a status it has no word for) is left out, and the
+    error is shown as text on one line."""
     toolsets = record.get("toolsets")
     reported: dict[str, Reported] = {}
     for entry in toolsets if isinstance(toolsets, list) else ():
         if isinstance(entry, Mapping) and isinstance(name := entry.get("name"), str) \
-                and (status := _text(entry.get("status"))):
-            reported[name] = Reported(status, _text(entry.get("error")))
+                and (status := _text(entry.get("status"))) in STATUSES:
+            error = shown(_text(entry.get("error"))[:MAX_ERROR], one_line=True)
+            reported[name] = Reported(status, error)
     return reported
 
 

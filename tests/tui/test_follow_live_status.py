@@ -17,7 +17,7 @@ from tui_helpers import servers_config, status, wait_for
 
 from toolsearch.gateway.events import EventLog, last_record
 from toolsearch.gateway.server import Gateway
-from tui.follow import FollowApp
+from tui.follow import FollowApp, reported_of
 from tui.widgets.bigtable import BigTable
 
 pytestmark = pytest.mark.live
@@ -99,3 +99,16 @@ async def test_follow_opened_on_a_stopped_gateway_claims_no_connection(tmp_path:
         assert status(app, "up") == SNAPSHOT and status(app, "sleepy") == SNAPSHOT
         assert status(app, "broken") == ERROR
         assert "gateway stopped" in app.sub_title
+
+
+def test_an_assembly_line_not_the_gateways_reports_only_what_it_can() -> None:
+    record = {"toolsets": [
+        {"name": "ok", "status": "connected", "error": None},
+        {"name": "bad", "status": "error", "error": "boom\x1b[31m\nred"},
+        {"name": "odd", "status": "\x1b[2Jwiped"}, {"status": "connected"}, "text", 3,
+    ]}
+    reported = reported_of(record)
+    assert set(reported) == {"ok", "bad"}
+    assert reported["ok"].status == "connected" and reported["ok"].error == ""
+    assert "\x1b" not in reported["bad"].error and "\n" not in reported["bad"].error
+    assert reported_of({"toolsets": "up"}) == {}
