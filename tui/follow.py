@@ -5,7 +5,9 @@
   calls already in the file when the app opens too (its last few hundred lines, read from
   the end: the recent history an operator opening the app expects to see), and each
   ``assembly`` line re-applies the gateway's profile, context, config and scope to the
-  gateway's catalog snapshot, so the gauges show what the gateway's clients receive.
+  gateway's catalog snapshot, so the gauges show what the gateway's clients receive; the
+  Servers tab shows each server as the gateway reports it (connected, starting, or the error
+  row), until the gateway stops: then the header says so and the rows read "snapshot".
 * :class:`ServeApp` hosts the gateway itself (streamable HTTP): one long-lived worker owns
   the gateway (STYLE §5); a tuning change in the app is applied to the gateway at once, which
   sends its clients ``tools/list_changed``; the header says where it serves and how many
@@ -17,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import math
 import socket
+import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -32,13 +35,14 @@ from toolsearch.gateway import leaf_error
 from toolsearch.gateway.events import history_range, last_record, read_records
 from toolsearch.profiles import PROFILE_NAMES
 from toolsearch.session import SessionState
+from toolsearch.sources.filesafe import open_regular
 from toolsearch.textsafe import shown
-from toolsearch.toolsets import Workspace
+from toolsearch.toolsets import ToolsetStatus, Workspace
 
 from .activity import clip
 from .app import ToolSearchApp
 from .messages import ActivityLogged, WorkspaceLoaded
-from .widgets.servers import ServersPane
+from .widgets.servers import Reported, ServersPane
 
 POLL_SECONDS = 0.25
 SERVING = " \u00b7 serving on "
@@ -47,6 +51,15 @@ STOPPED = " \u00b7 gateway NOT serving: "
 GATEWAY_MARKS = (SERVING, STARTING, STOPPED)
 """What the header says of the hosted gateway: listening (its URL and clients), not yet, or
 stopped (the reason), never "serving" before it listens."""
+
+
+LIVENESS_SECONDS = 1.0
+"""How often the app following a gateway looks whether the gateway still holds its events
+file."""
+FOLLOWING = " \u00b7 following "
+STATUSES = frozenset(status.value for status in ToolsetStatus)
+MAX_ERROR = 2000
+"""The most of a server's error an assembly line is shown with."""
 
 
 MAX_MS = 99_999_999.0
@@ -133,16 +146,58 @@ def starting_of(record: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(name for name in names if isinstance(name, str))
 
 
+def reported_of(record: Mapping[str, Any]) -> dict[str, Reported]:
+    """What an assembly line says of each server: its ``toolsets`` (name, status, error);
+    an entry the gateway would not write (a status it has no word for) is left out, and the
+    error is shown as text on one line."""
+    toolsets = record.get("toolsets")
+    reported: dict[str, Reported] = {}
+    for entry in toolsets if isinstance(toolsets, list) else ():
+        if isinstance(entry, Mapping) and isinstance(name := entry.get("name"), str) \
+                and (status := _text(entry.get("status"))) in STATUSES:
+            error = shown(_text(entry.get("error"))[:MAX_ERROR], one_line=True)
+            reported[name] = Reported(status, error)
+    return reported
+
+
+def gateway_gone(path: Path) -> str:
+    """Why no gateway writes the events file at *path* now; "" while one does (or when this
+    system cannot tell). A gateway holds an advisory lock on its events file while it runs
+    (:class:`~toolsearch.gateway.events.EventLog`), let go when it stops, even killed."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no advisory locks to tell by
+        return ""
+    try:
+        handle = open_regular(path)
+    except FileNotFoundError:
+        return "gateway stopped: its events file is gone"
+    except OSError:
+        return ""
+    if handle is None:
+        return "gateway stopped: its events file is not a regular file"
+    with handle:
+        try:  # held for an instant: shared, so it never stands in a reader's way
+            fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:  # held by the gateway (BlockingIOError), or cannot tell
+            return ""
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    return "gateway stopped: nothing writes its events file"
+
+
 class GatewayApp(ToolSearchApp):
     """The app showing a gateway: its Servers pane tells the servers still starting."""
 
     starting: reactive[frozenset[str]] = reactive(frozenset, init=False, repaint=False)
     """The gateway's servers still starting (its last assembly's ``starting`` list)."""
+    reported: reactive[Mapping[str, Reported]] = reactive(dict, init=False, repaint=False)
+    """What a followed gateway reports of its servers (a hosted one's workspace is live)."""
 
     def _pane(self, key: str) -> ComposeResult:
         for widget in super()._pane(key):
             if isinstance(widget, ServersPane):
-                widget.data_bind(starting=GatewayApp.starting)
+                widget.data_bind(starting=GatewayApp.starting,
+                                 reported=GatewayApp.reported)
             yield widget
 
 
@@ -159,6 +214,11 @@ class FollowApp(GatewayApp):
         super().__init__(sources, profile=known_profile(record.get("profile")), **kwargs)
         self._history = history_range(self.events_path)
         self._offset = self._history[1]
+        self.gone = gateway_gone(self.events_path) if record else ""
+        """Why the gateway is not running ("" while it is): its servers are not shown as
+        it last reported them."""
+        self._looked = time.monotonic()
+        self._base_title = ""
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -183,21 +243,61 @@ class FollowApp(GatewayApp):
         state = retuned(self.session, self._record) if self._record else self.session
         self._initial = state
         if quiet:
-            self.set_reactive(GatewayApp.starting, starting_of(self._record))
+            starting, reported = self._live()
+            self.set_reactive(GatewayApp.starting, starting)
+            self.set_reactive(GatewayApp.reported, reported)
         else:  # told with the workspace it goes with (a catalog reloaded as the server came up)
-            self.starting = starting_of(self._record)
+            self._show_live()
         self.set_reactive(ToolSearchApp.session, state)
         if not quiet:  # the watchers run even when the gateway's tuning is the default one,
             self.mutate_reactive(ToolSearchApp.session)  # which leaves the state as it was
 
+    def _live(self) -> tuple[frozenset[str], dict[str, Reported]]:
+        """The servers starting and each server's status, as the gateway last reported
+        them; none once it stopped."""
+        if self.gone:
+            return frozenset(), {}
+        return starting_of(self._record), reported_of(self._record)
+
+    def _show_live(self) -> None:
+        self.starting, self.reported = self._live()
+
     def watch_session(self, session: SessionState | None) -> None:
         super().watch_session(session)
+        if session is not None:
+            self._base_title = self.sub_title
+            self._title()
+
+    def _title(self) -> None:
+        if not self._base_title:
+            return
         clients = _count(self._record.get("clients"))
         served = shown(_text(self._record.get("serving"))[:200], one_line=True) or "a gateway"
-        self.sub_title += (f" \u00b7 following {served}"
-                           + (f" \u00b7 {clients:.0f} client(s)" if clients is not None else ""))
+        if self.gone:
+            state = f" \u00b7 {self.gone}"
+        else:
+            state = f" \u00b7 {clients:.0f} client(s)" if clients is not None else ""
+        self.sub_title = f"{self._base_title}{FOLLOWING}{served}{state}"
+
+    def _look(self) -> None:
+        """Whether the gateway still runs (looked at every :data:`LIVENESS_SECONDS`): once
+        it stopped, its servers are no longer shown as it last reported them."""
+        now = time.monotonic()
+        if now - self._looked < LIVENESS_SECONDS or not self._record:
+            return
+        self._looked = now
+        gone = gateway_gone(self.events_path)
+        if gone == self.gone:
+            return
+        self.gone = gone
+        self._show_live()
+        self._title()
+        if gone:
+            self.notify(f"{gone}; its servers are shown as its catalog snapshot had them",
+                        title="Gateway stopped", severity="warning", timeout=15)
 
     def _poll(self) -> None:
+        self._look()
         session = self.session
         if session is not None and self._record:
             # follow mode shows the gateway's tuning: a local change (or the Tuning pane's
@@ -214,6 +314,7 @@ class FollowApp(GatewayApp):
             elif record.get("type") == "assembly":
                 self._record = record
                 self._follow_assembly(record)
+                self._title()
 
     def _follow_assembly(self, record: Mapping[str, Any]) -> None:
         catalog = _text(record.get("catalog"))
@@ -225,7 +326,7 @@ class FollowApp(GatewayApp):
                 self.run_worker(self._load, group="load", exclusive=True,
                                 exit_on_error=False, description="reload gateway catalog")
                 return  # the starting list is applied with the catalog it goes with
-        self.starting = starting_of(record)
+        self._show_live()
         if self.session is not None:
             self.session = retuned(self.session, record)
 

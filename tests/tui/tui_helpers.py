@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
+import anyio
 from textual.worker import WorkerCancelled
 
 from toolsearch.toolsets import Toolset, ToolsetStatus, ToolSpec, Workspace
+from tui.widgets.bigtable import BigTable
 
 
 def _obj(required: list[str], **props: str) -> dict[str, object]:
@@ -167,3 +173,59 @@ def active_tab(app: object) -> str:
 
     tabs = app.query_one("#main-tabs", TabbedContent)  # type: ignore[attr-defined]
     return str(tabs.active).removeprefix("tab-")
+
+
+# -- a real gateway's upstreams (tui --follow / --serve tests) ---------------------------
+
+SERVERS = Path(__file__).resolve().parents[1] / "gateway" / "servers"
+UPSTREAM = SERVERS / "upstream_server.py"
+GATED = """\
+import os, runpy, sys, time
+gate, target = sys.argv[1], sys.argv[2]
+while not os.path.exists(gate):  # no answer to the handshake until the test opens the gate
+    time.sleep(0.05)
+if target == "fail":
+    sys.exit("gated server: refused to start")
+sys.argv = [target, *sys.argv[3:]]
+runpy.run_path(target, run_name="__main__")
+"""
+
+
+def servers_config(tmp_path: Path) -> tuple[Path, Path]:
+    """Three stdio servers: ``up`` at once, ``sleepy`` and ``broken`` once the gate file
+    exists (``sleepy`` then serves, ``broken`` exits). (config path, gate path)"""
+    script = tmp_path / "gated.py"
+    script.write_text(GATED)
+    gate = tmp_path / "gate"
+
+    def gated(target: str, *args: str) -> dict[str, Any]:
+        return {"command": sys.executable, "args": [str(script), str(gate), target, *args]}
+
+    servers = {
+        "up": {"command": sys.executable, "args": [str(UPSTREAM), "--name", "up"]},
+        "sleepy": gated(str(UPSTREAM), "--name", "sleepy"),
+        "broken": gated("fail"),
+    }
+    config = tmp_path / "servers.json"
+    config.write_text(json.dumps({"mcpServers": servers}))
+    return config, gate
+
+
+def status(app: Any, name: str) -> str:
+    """The Servers tab's status cell of *name* ("" when it has no row)."""
+    table = app.query_one("#servers-table", BigTable)
+    return table.get_cell(name, "status").plain if table.index_of(name) is not None else ""
+
+
+def statuses(app: Any) -> dict[str, str]:
+    return {name: status(app, name) for name in ("up", "sleepy", "broken")}
+
+
+async def wait_for(pilot: Any, predicate: Callable[[], bool], seconds: float = 40.0) -> None:
+    try:
+        with anyio.fail_after(seconds):
+            while not predicate():
+                await pilot.pause(0.1)
+    except TimeoutError:
+        raise AssertionError(f"waited {seconds} s; rows: {statuses(pilot.app)}, "
+                             f"starting: {sorted(getattr(pilot.app, 'starting', ()))}") from None

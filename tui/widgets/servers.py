@@ -6,6 +6,7 @@ posts messages, the app makes the new session state and everything recomputes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -21,7 +22,7 @@ from textual.widgets import Static
 from toolsearch.advice import server_advice
 from toolsearch.session import SessionState, ToolsetRow
 from toolsearch.textsafe import shown
-from toolsearch.toolsets import Toolset
+from toolsearch.toolsets import Toolset, ToolsetStatus
 
 from ..messages import PaneMessage
 from ..view import STATUS_LABELS, ExactCounts, fmt
@@ -56,13 +57,32 @@ STARTING_LABEL = ("\u25cc starting", "$warning")
 neither up nor failed yet, so neither the error row nor a missing one."""
 
 
-def row_cells(row: ToolsetRow, exact: int | None, starting: bool = False
-              ) -> tuple[object, ...]:
+@dataclass(frozen=True)
+class Reported:
+    """A server's status as the gateway the app follows reports it (``tui --follow``): the
+    rows come from the gateway's catalog snapshot, whose servers all read "snapshot"."""
+
+    status: str
+    error: str = ""
+
+
+def status_of(toolset: Toolset, reported: Reported | None = None) -> tuple[str, str]:
+    """(status, error) the row shows: the gateway's report when there is one (a server it
+    has up has no error, whatever the snapshot held), else the toolset's own."""
+    if reported is None:
+        return toolset.status.value, toolset.error
+    if reported.status == ToolsetStatus.ERROR.value:
+        return reported.status, reported.error or toolset.error
+    return reported.status, ""
+
+
+def row_cells(row: ToolsetRow, exact: int | None, starting: bool = False,
+              reported: Reported | None = None) -> tuple[object, ...]:
     """*starting*: the gateway says the server is still starting (its row holds no tools
-    yet, and the gateway's placeholder sentence rather than an error)."""
-    status = row.toolset.status.value
+    yet, and the gateway's placeholder sentence rather than an error). *reported*: the
+    followed gateway's own word on the server."""
+    status, error = status_of(row.toolset, reported)
     label, style = STARTING_LABEL if starting else STATUS_LABELS.get(status, (status, ""))
-    error = row.toolset.error
     return (
         Content.styled(label, style),
         Content(row.name),
@@ -98,6 +118,9 @@ class ServersPane(CatchUpWhenShown, Vertical):
     starting: reactive[frozenset[str]] = reactive(frozenset, init=False, repaint=False)
     """The servers a followed or hosted gateway is still starting (its assembly's
     ``starting`` list): shown as starting, not as errors."""
+    reported: reactive[Mapping[str, Reported]] = reactive(dict, init=False, repaint=False)
+    """What a followed gateway reports of its servers, by name (its last assembly's
+    ``toolsets``; empty when the app shows no gateway, or the gateway stopped)."""
 
     @dataclass
     class AttachToggled(PaneMessage):
@@ -147,6 +170,9 @@ class ServersPane(CatchUpWhenShown, Vertical):
     def watch_starting(self) -> None:
         self._refresh_rows()
 
+    def watch_reported(self) -> None:
+        self._refresh_rows()
+
     def catch_up(self) -> None:
         self._refresh_rows()
 
@@ -166,14 +192,15 @@ class ServersPane(CatchUpWhenShown, Vertical):
         an unchanged line object is not drawn again)."""
         ts = row.toolset
         starting = row.name in self.starting
+        reported = self.reported.get(row.name)
         key = (id(ts), row.attached, row.in_scope, row.tool_count, row.tokens,
-               row.listing_form, exact, starting)
+               row.listing_form, exact, starting, reported)
         held = self._lines.get(key)
         if held is not None and held[0] is ts:
             return held[1]
         if len(self._lines) > 4096:
             self._lines.clear()
-        line = (row.name, row_cells(row, exact, starting))
+        line = (row.name, row_cells(row, exact, starting, reported))
         self._lines[key] = (ts, line)
         return line
 
@@ -207,8 +234,9 @@ class ServersPane(CatchUpWhenShown, Vertical):
             return
         ts = row.toolset
         parts = [f"{ts.name} ({ts.kind}, toolset {ts.toolset_id})"]
-        if ts.error:
-            parts.append(ts.error if name in self.starting else f"error: {ts.error}")
+        error = status_of(ts, self.reported.get(row.name))[1]
+        if error:
+            parts.append(error if name in self.starting else f"error: {error}")
         if ts.origin:
             parts.append(f"from {ts.origin}")
         if ts.server_version:
