@@ -133,5 +133,5 @@ def test_the_gateway_warns_as_the_other_commands_do(tmp_path: Path) -> None:
     proc = run("serve", "cat.yaml", "--events", "ev.jsonl", "--set", "listing_max_tokens=900",
                cwd=tmp_path)  # stdin at its end: the gateway answers nothing and stops
     said = [line for line in warnings(proc) if "warning" in line]
-    assert said == ["toolsearch: warning: cat.yaml: tool_search: threshold_pct='abc' is not a "
-                    "number: read as the default 5"], proc.stderr
+    assert said == ["toolsearch serve: warning: cat.yaml: tool_search: threshold_pct='abc' is "
+                    "not a number: read as the default 5"], proc.stderr

@@ -26,14 +26,26 @@ MAX_SET_DIGITS = 18
 SCRUB: list[Callable[[str], str]] = []
 
 
-#: Loggers whose lines keep their own shape: the gateway's (its own helper owns what it
-#: prints) and the servers it runs on (uvicorn).
-KEEP_OWN_SHAPE = ("toolsearch.gateway", "uvicorn")
+#: Loggers whose lines keep their own shape: the server the HTTP gateway runs on (uvicorn).
+KEEP_OWN_SHAPE = ("uvicorn",)
+
+#: The command every warning line names: ``toolsearch``, or ``toolsearch serve`` while the
+#: gateway runs (its other lines read ``toolsearch serve: ...``); see :func:`speak_as`.
+_speaker = "toolsearch"
+
+
+def speak_as(command: str) -> None:
+    """Warnings from here on name *command* (``toolsearch serve``): the gateway's log
+    warnings, its sources' and its own read ``toolsearch serve: warning: <text>``, like its
+    other lines, where they read ``toolsearch: WARNING: ...`` and ``toolsearch: warning:``."""
+    global _speaker
+    _speaker = command
 
 
 def warning_line(text: str) -> str:
-    """The one shape of every warning the CLI prints: ``toolsearch: warning: <text>``."""
-    return f"toolsearch: warning: {text}"
+    """The one shape of every warning the CLI prints: ``toolsearch: warning: <text>``
+    (``toolsearch serve: warning: <text>`` from the gateway)."""
+    return f"{_speaker}: warning: {text}"
 
 
 def warn(text: str) -> None:
@@ -43,8 +55,9 @@ def warn(text: str) -> None:
 
 
 class _LogLines(logging.Formatter):
-    """A log record at WARNING from the engine or the sources reads as every other warning
-    (it read ``toolsearch: WARNING: ...``); other records, and the gateway's, as before."""
+    """A log record at WARNING from the engine, the sources or the gateway reads as every
+    other warning (it read ``toolsearch: WARNING: ...``); other records, and uvicorn's, as
+    before."""
 
     def format(self, record: logging.LogRecord) -> str:
         if record.levelno == logging.WARNING and not record.name.startswith(KEEP_OWN_SHAPE):

@@ -7,7 +7,8 @@ the attached toolsets into tool defs (in order) and the registry (name -> toolse
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -211,7 +212,8 @@ class Workspace:
 
 def merge_workspaces(parts: Sequence[Workspace]) -> Workspace:
     """Merge several sources: toolsets concatenated (a repeated name keeps the first and warns);
-    the first non-empty context length, core override and tool_search block win."""
+    the first non-empty context length, core override and tool_search block win (a context
+    length or core list set otherwise by a later SOURCE warns)."""
     toolsets: list[Toolset] = []
     seen: set[str] = set()
     warnings: list[str] = []
@@ -226,6 +228,8 @@ def merge_workspaces(parts: Sequence[Workspace]) -> Workspace:
                 continue
             seen.add(ts.name)
             toolsets.append(ts)
+    warnings.extend(_ignored_setting(parts, "core list", lambda p: p.core))
+    warnings.extend(_ignored_setting(parts, "context_length", lambda p: p.context_length or None))
     return Workspace(
         name="+".join(p.name for p in parts if p.name),
         toolsets=tuple(toolsets),
@@ -235,3 +239,22 @@ def merge_workspaces(parts: Sequence[Workspace]) -> Workspace:
         warnings=tuple(warnings),
         origins=tuple(o for p in parts for o in p.origins),
     )
+
+
+def _ignored_setting(parts: Sequence[Workspace], what: str,
+                     value: Callable[[Workspace], object]) -> list[str]:
+    """A warning for each SOURCE whose *what* (a catalog's ``core`` or ``context_length``)
+    is not the one in force: the first SOURCE that sets it wins, and another value in a later
+    file was dropped without a word. Worded as an ignored ``tool_search`` block is; the same
+    value again, or the same file given twice, says nothing."""
+    having = [(part.origins[0] if part.origins else part.name, value(part)) for part in parts
+              if value(part) is not None]
+    if len(having) < 2:
+        return []
+    names = {origin: os.path.basename(origin) or origin for origin, _ in having}
+    if len(set(names.values())) < len(names):  # a/cat.yaml and b/cat.yaml: in full
+        names = {origin: origin for origin in names}
+    used, kept = having[0]
+    return [f"{what} in {names[origin]} ignored; using {names[used]}'s"
+            for origin, given in having[1:]
+            if given != kept and os.path.realpath(origin) != os.path.realpath(used)]

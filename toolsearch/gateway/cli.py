@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cli_help import add_command
-from ..cli_safety import finite_seconds
+from ..cli_safety import finite_seconds, speak_as, warn
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, leaf_error, port_number
 
 
@@ -103,14 +103,14 @@ def _announce(gateway: Any) -> None:
     if state is None:
         return
     for warning in state.workspace.warnings:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        warn(warning)
     for ts in state.workspace.toolsets:
         if ts.error:
             print(f"toolsearch serve: {ts.name}: {ts.error}", file=sys.stderr)
     record = gateway.assembly_record()
     if not gateway.configs and not record["tools"] and not record["deferred_count"]:
-        print("toolsearch: warning: the SOURCEs name no MCP server (mcpServers, servers or "
-              "mcp_servers): the client gets no tools", file=sys.stderr)
+        warn("the SOURCEs name no MCP server (mcpServers, servers or mcp_servers): the client "
+             "gets no tools")
     print(f"toolsearch serve: {len(record['tools'])} tools offered (tier "
           f"{record['tier']}, {record['deferred_count']} deferred, profile "
           f"{record['profile']})", file=sys.stderr)
@@ -179,6 +179,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .upstream import DEFAULT_CALL_TIMEOUT
 
     token = _token(args)
+    speak_as("toolsearch serve")  # its warnings read as its other lines do
     _check_sources(args.sources)  # one line for a bad SOURCE, before anything is said
     sock = _listen(args.host, args.port) if args.transport == "http" else None
     given = _events_file(args.events)

@@ -62,8 +62,9 @@ def _kind(value: Any) -> str:
 
 def _shape_problem(entry: Mapping[str, Any]) -> str:
     """The first key of *entry* that holds the wrong shape of value (``env: "A=1"``,
-    ``command: [npx, x]``), named with what it should be; "" when none. Such a value was
-    dropped or misread before, and the server started without it (or failed to say why)."""
+    ``command: [npx, x]``, ``timeout: -1``), named with what it should be; "" when none. Such
+    a value was dropped or misread before, and the server started without it (or failed to
+    say why)."""
     command = entry.get("command")
     if command is not None and not isinstance(command, str):
         hint = " (the program alone; its arguments go in 'args')" \
@@ -90,6 +91,19 @@ def _shape_problem(entry: Mapping[str, Any]) -> str:
         names = tools.get(key) if isinstance(tools, Mapping) else None
         if names is not None and not isinstance(names, str | list | tuple):
             return f"'tools.{key}' is {_kind(names)}; expected a list of tool names"
+    return _timeout_problem(entry)
+
+
+def _timeout_problem(entry: Mapping[str, Any]) -> str:
+    """The first timeout key of *entry* that is not a positive number of seconds (``"abc"``,
+    ``-1``, ``.nan``), named with what it expects; "" when none (such a value was read as
+    unset). ``.inf`` is a number of seconds: no limit but the command's own."""
+    for key in ("connect_timeout", "startupTimeout", "timeout"):
+        value = entry.get(key)
+        if value is not None and _positive_seconds(value) is None:
+            shown = bounded_repr(value) if isinstance(value, str | int | float) \
+                and not isinstance(value, bool) else _kind(value)
+            return f"{key!r} is {shown}; expected a positive number of seconds"
     return ""
 
 
@@ -103,14 +117,23 @@ def _names(value: Any) -> tuple[str, ...] | None:
     return None
 
 
-def _seconds(value: Any) -> float | None:
+def _positive_seconds(value: Any) -> float | None:
+    """A timeout in seconds: a positive number, ``.inf`` included (or a string of one); None
+    for anything else (which :func:`_timeout_problem` reports)."""
     if isinstance(value, bool):
         return None
     try:
         seconds = float(value)
     except (TypeError, ValueError, OverflowError):
         return None
-    return seconds if 0 < seconds < float("inf") else None  # .inf / nan: unset
+    return seconds if seconds > 0 else None  # nan is not > 0
+
+
+def _seconds(value: Any) -> float | None:
+    """The timeout an entry sets; None when unset or ``.inf`` (the default, capped by the
+    command's own timeout)."""
+    seconds = _positive_seconds(value)
+    return seconds if seconds is not None and seconds < float("inf") else None
 
 
 def _url_path(url: str) -> str:
