@@ -201,7 +201,13 @@ class AppActions(_Base):
         self.call_later(self._focus_main_now, tab)
 
     def _focus_main_now(self, tab: str | None, tries: int = 40) -> None:
-        active = self.query_one("#main-tabs", TabbedContent).active.removeprefix("tab-")
+        if self._exit or not self.is_running or not self.screen_stack:
+            return  # closing: the screens (and the tabs) are being taken down
+        found = self.query("#main-tabs").results(TabbedContent)
+        tabs = next(found, None)
+        if tabs is None:
+            return
+        active = tabs.active.removeprefix("tab-")
         if tab is not None and tab != active:  # another tab was shown meanwhile
             return
         widget = keys.main_widget(self, active)
