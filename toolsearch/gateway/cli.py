@@ -166,6 +166,14 @@ def _events_file(value: str | None) -> str | None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    speak_as("toolsearch serve")  # its warnings read as its other lines do
+    try:
+        return _serve(args)
+    finally:  # called in-process (a test), the next command's warnings read as before
+        speak_as("toolsearch")
+
+
+def _serve(args: argparse.Namespace) -> int:
     from toolsearch.cli import (
         _check_sources,
         _overrides,
@@ -179,7 +187,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .upstream import DEFAULT_CALL_TIMEOUT
 
     token = _token(args)
-    speak_as("toolsearch serve")  # its warnings read as its other lines do
     _check_sources(args.sources)  # one line for a bad SOURCE, before anything is said
     sock = _listen(args.host, args.port) if args.transport == "http" else None
     given = _events_file(args.events)
