@@ -109,3 +109,19 @@ def stop(proc: subprocess.Popen[bytes], grace: float = 5) -> None:
 
 
 HTTP_TOKEN = "Bearer http-SECRET-7f3a9c2e1d"
+
+
+def servers_config(folder: Path, kind: str, entries: dict[str, object]) -> Path:
+    """*entries* written as an operator's file in *folder*: a client config (``mcpServers``,
+    *kind* ``client``) or a Hermes ``config.yaml`` (``mcp_servers``, *kind* ``hermes``)."""
+    import json
+
+    import yaml
+
+    if kind == "client":
+        path = folder / "mcp.json"
+        path.write_text(json.dumps({"mcpServers": entries}), encoding="utf-8")
+    else:
+        path = folder / "config.yaml"
+        path.write_text(yaml.safe_dump({"mcp_servers": entries}), encoding="utf-8")
+    return path

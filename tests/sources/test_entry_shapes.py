@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from source_helpers import SERVERS
+from source_helpers import SERVERS, servers_config
 
 GOOD = {"command": sys.executable, "args": [str(SERVERS / "demo_server.py")]}
 BAD: dict[str, tuple[dict[str, Any], str]] = {
@@ -36,14 +35,7 @@ def toolsearch(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _config(tmp_path: Path, kind: str) -> Path:
-    entries = {"good": GOOD, **{name: entry for name, (entry, _) in BAD.items()}}
-    if kind == "client":
-        path = tmp_path / "claude_desktop_config.json"
-        path.write_text(json.dumps({"mcpServers": entries}), encoding="utf-8")
-    else:
-        path = tmp_path / "config.yaml"
-        path.write_text(yaml.safe_dump({"mcp_servers": entries}), encoding="utf-8")
-    return path
+    return servers_config(tmp_path, kind, {"good": GOOD, **{name: entry for name, (entry, _) in BAD.items()}})
 
 
 @pytest.mark.parametrize("kind", ["client", "hermes"])
