@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import events, work
 from textual.app import SystemCommand
+from textual.errors import NoWidget
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Select, TabbedContent
@@ -42,7 +43,7 @@ from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
 from .widgets.tools import ToolsPane
-from .widgets.tuning import TuningPane
+from .widgets.tuning import SaveButton, TuningPane
 from .widgets.visibility import CatchUpWhenShown
 
 PaneT = TypeVar("PaneT", bound=Widget)
@@ -145,9 +146,25 @@ class AppActions(_Base):
             return
         if key is not None and not back and await self.key_order.arrived(key):
             return  # held, or its binding already run
+        if isinstance(event, events.MouseUp) and not event.is_forwarded:
+            self._press_save_on_arrival(event)
         await super().on_event(event)  # type: ignore[misc]
         if key is not None and back:
             self.key_order.came_back(key)
+
+    def _press_save_on_arrival(self, event: events.MouseUp) -> None:
+        """A click on Tuning's Save runs the save as the click arrives, as Ctrl+S does: the
+        button would get it behind the keys typed right after it (one of them then opened its
+        dialog first, and the save was dropped)."""
+        down = self._mouse_down_widget  # where Textual makes a click of this mouse-up
+        if not isinstance(down, SaveButton):
+            return
+        try:
+            up, _ = self.get_widget_at(*event.screen_offset)
+        except NoWidget:
+            return
+        if up is down:
+            down.press_on_arrival()
 
     def on_keys_settled(self, message: KeysSettled) -> None:
         self.key_order.settled(message)
