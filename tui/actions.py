@@ -11,12 +11,10 @@ import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import events, work
 from textual.app import SystemCommand
-from textual.errors import NoWidget
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Select, TabbedContent
@@ -26,24 +24,22 @@ from toolsearch.bridge import DryRunExecutor
 from toolsearch.session import SessionState
 from toolsearch.textsafe import shown
 
-from . import keys, save_diff, services
+from . import keys
 from .activity import clip
 from .demo import demo_note, plan_demo
 from .key_order import KeysSettled, escape_and_key
-from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
+from .messages import ActivityLogged, RecallCompleted, RecallProgressed
 from .pacing import underline_now
 from .prepare import IDLE_S, STEP_S, HiddenTabs, last_input_of
 from .recall_view import RecallStep, RecallView, reach_run, recall_basis, recall_run
 from .screens.activity_detail import ActivityDetailScreen, entry_json
 from .screens.call import CallDraft, CallScreen
-from .screens.confirm_save import ConfirmSaveScreen
 from .screens.help import HelpScreen, draw_help_ahead, help_screen, prepare_help
-from .screens.save import SavePathScreen
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
 from .widgets.tools import ToolsPane
-from .widgets.tuning import SaveButton, TuningPane
+from .widgets.tuning import TuningPane
 from .widgets.visibility import CatchUpWhenShown
 
 PaneT = TypeVar("PaneT", bound=Widget)
@@ -152,20 +148,6 @@ class AppActions(_Base):
         if key is not None and back:
             self.key_order.came_back(key)
 
-    def _press_save_on_arrival(self, event: events.MouseUp) -> None:
-        """A click on Tuning's Save runs the save as the click arrives, as Ctrl+S does: the
-        button would get it behind the keys typed right after it (one of them then opened its
-        dialog first, and the save was dropped)."""
-        down = self._mouse_down_widget  # where Textual makes a click of this mouse-up
-        if not isinstance(down, SaveButton):
-            return
-        try:
-            up, _ = self.get_widget_at(*event.screen_offset)
-        except NoWidget:
-            return
-        if up is down:
-            down.press_on_arrival()
-
     def on_keys_settled(self, message: KeysSettled) -> None:
         self.key_order.settled(message)
 
@@ -181,9 +163,6 @@ class AppActions(_Base):
         if action == "demo" and self.demo_running:
             return None
         return True
-
-    _save_on_its_way: bool = False
-    """Ctrl+S was pressed and its dialog is not up yet (SaveRequested is still queued)."""
 
     def dialog_up(self) -> bool:
         """True while a dialog (help, a call, a save, an activity entry, the palette) is
@@ -459,71 +438,3 @@ class AppActions(_Base):
         self.action_show_tab("activity")
         self.run_worker(self._play_demo, group="demo", exclusive=True, exit_on_error=False,
                         description="scripted demo")
-
-    def action_save(self) -> None:
-        self._close_open_list()  # the operator asked to save: close the list, then save
-        self._save_on_its_way = True  # the keys typed after it meet its dialog (DIALOG_KEYS)
-        self.post_message(SaveRequested())
-
-    def save_requested(self, path: str | None) -> None:
-        """Save to *path*, the loaded Hermes config, or a path the operator picks."""
-        self._save_on_its_way = False
-        if self.dialog_up():
-            return  # Ctrl+S again (or held down) while its dialog is open: that one answers;
-            # another dialog opened meanwhile (the Tuning pane's Save button, then Ctrl+T)
-        target = path or self.save_target
-        if target:
-            self._save(Path(target))
-            return
-
-        def chosen(path: str | None) -> None:
-            if path:
-                self._save(Path(path).expanduser())
-
-        self.push_screen(SavePathScreen(str(Path.cwd() / "config.yaml"),
-                                        refusal=services.save_refusal), chosen)
-
-    def _save(self, path: Path) -> None:
-        """Show what would change (only the keys the operator set), then save on yes."""
-        if self.session is None:
-            return
-        refusal = services.save_refusal(path)
-        if refusal:
-            self.notify(refusal, title="Not saved", severity="error", timeout=15)
-            return
-        raw = self.session.config.to_raw()
-        values = {k: raw[k] for k in self.overrides if k in raw}
-        found = save_diff.changes(path, values)
-        if not found:
-            self.notify("Nothing to save: no tools.tool_search key you changed differs from "
-                        f"{path}.", title="Not saved", timeout=8)
-            return
-        wanted = {c.key: c.new for c in found}
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self._save_worker(path, wanted)
-            else:
-                self.notify("Nothing written.", title="Save cancelled", timeout=4)
-
-        self.push_screen(ConfirmSaveScreen(str(path), save_diff.diff_lines(found),
-                                           new_file=not path.exists()), answered)
-
-    @work(thread=True, group="save", exit_on_error=False, description="save config")
-    def _save_worker(self, path: Path, values: dict[str, Any]) -> None:
-        try:
-            outcome = services.save_block(path, values)
-        except Exception as exc:
-            self.call_from_thread(self.notify, str(exc), title="Not saved", severity="error",
-                                  timeout=15)
-            return
-        self.call_from_thread(self._saved, outcome, values)
-
-    def _saved(self, outcome: services.SaveOutcome, values: dict[str, Any]) -> None:
-        self.last_save = outcome
-        self.save_target = str(outcome.path)
-        # what the file holds now is what Ctrl+R comes back to
-        self.saved_values.update(values)
-        if self._initial is not None:
-            self._initial = self._initial.with_config(**values)
-        self.notify(outcome.message(), title="Saved", timeout=15)

@@ -45,6 +45,7 @@ from .messages import (
 )
 from .prepare import last_input_of
 from .recall_view import RecallStep, RecallView, default_query_file
+from .save_actions import SaveActions
 from .search_view import SearchView, search_view
 from .speed import AppSpeedups
 from .themes import DEFAULT_THEME, load_themes, slot_defaults
@@ -70,7 +71,7 @@ SHORT = 32
 """Below this many lines the Tools explanation keeps one line per part (see app.tcss)."""
 
 
-class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
+class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, SaveActions, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "toolsearch"
     COMMANDS = App.COMMANDS | {ToolSearchCommands}
