@@ -31,6 +31,7 @@ from .actions import AppActions
 from .activity import ActivityEntry, clip
 from .ahead import StatesAhead
 from .commands import TABS, ToolSearchCommands
+from .demo_actions import DemoActions
 from .key_order import KeyOrder
 from .keys import KEYS_BINDINGS, ClickedTabs, FocusEdge, QuietTabPane
 from .messages import (
@@ -71,7 +72,8 @@ SHORT = 32
 """Below this many lines the Tools explanation keeps one line per part (see app.tcss)."""
 
 
-class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, SaveActions, App[None]):
+class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, SaveActions, DemoActions,
+                    App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "toolsearch"
     COMMANDS = App.COMMANDS | {ToolSearchCommands}
