@@ -6,12 +6,10 @@ routing only. Every action turns into a new immutable session state, a screen, o
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import events, work
@@ -21,23 +19,18 @@ from textual.widget import Widget
 from textual.widgets import Select, TabbedContent
 from textual.worker import get_current_worker
 
-from toolsearch.bridge import DryRunExecutor
 from toolsearch.session import SessionState
 from toolsearch.textsafe import shown
 
-from . import keys, save_diff, services
-from .activity import clip
-from .demo import demo_note, plan_demo
+from . import keys
 from .key_order import KeysSettled, escape_and_key
-from .messages import ActivityLogged, RecallCompleted, RecallProgressed, SaveRequested
+from .messages import RecallCompleted, RecallProgressed
 from .pacing import underline_now
 from .prepare import IDLE_S, STEP_S, HiddenTabs, last_input_of
 from .recall_view import RecallStep, RecallView, reach_run, recall_basis, recall_run
 from .screens.activity_detail import ActivityDetailScreen, entry_json
 from .screens.call import CallDraft, CallScreen
-from .screens.confirm_save import ConfirmSaveScreen
 from .screens.help import HelpScreen, draw_help_ahead, help_screen, prepare_help
-from .screens.save import SavePathScreen
 from .widgets.listing import ListingPane
 from .widgets.recall import RecallPane
 from .widgets.search import SearchPane
@@ -69,56 +62,6 @@ class AppActions(_Base):
     tabs_ahead: HiddenTabs | None = None
     """The main tabs' preparation ahead of their first show (once the panes have mounted)."""
 
-    async def _play_demo(self) -> None:
-        session = self.session
-        steps = plan_demo(session) if session is not None else ()
-        if session is None or not steps:
-            self.notify("Nothing is deferred in this session, so there is nothing to demo.",
-                        severity="warning")
-            self.demo_running = False
-            return
-        executor = DryRunExecutor()
-        try:
-            for number, step in enumerate(steps, start=1):
-                await self._demo_gate()
-                state = session if step.scope is None else session.with_scope(step.scope)
-                reply = await self.bridge(state, executor).dispatch(step.bridge, dict(step.args))
-                note = f"demo {number}/{len(steps)}: {step.title} \u2014 " \
-                       f"{demo_note(session, reply, clip(reply.activity.summary))}"
-                self.post_message(ActivityLogged(reply.activity, reply, note))
-                await asyncio.sleep(self.demo_delay)
-        finally:
-            self.demo_running = False
-        # said, so that `n` stepping past the last call is not a silent restart from call 1
-        self.notify(f"Demo finished: {len(steps)} calls. Ctrl+G plays it again (n: one call at "
-                    "a time).", timeout=6)
-
-    demo_paused: bool = False
-    _demo_credit: int = 0
-
-    async def _demo_gate(self) -> None:
-        """Hold the demo while paused; ``n`` lets exactly one call through."""
-        while self.demo_paused and self._demo_credit == 0:
-            await asyncio.sleep(0.05)
-        if self._demo_credit:
-            self._demo_credit -= 1
-
-    def action_demo_pause(self) -> None:
-        if not self.demo_running:
-            self.notify("No demo is playing (Ctrl+G plays it).", timeout=3)
-            return
-        self.demo_paused = not self.demo_paused
-        self.notify("Demo paused: n plays the next call, Space resumes." if self.demo_paused
-                    else "Demo resumed.", timeout=3)
-
-    def action_demo_step(self) -> None:
-        if not self.demo_running:
-            self.action_demo()
-            self.demo_paused, self._demo_credit = True, 1  # started by n: one call at a time
-            return
-        self.demo_paused = True
-        self._demo_credit += 1
-
     def action_activity_detail(self) -> None:
         if not self.activity:
             self.notify("No activity yet: Ctrl+G plays the demo, Ctrl+T calls by hand.",
@@ -145,6 +88,8 @@ class AppActions(_Base):
             return
         if key is not None and not back and await self.key_order.arrived(key):
             return  # held, or its binding already run
+        if isinstance(event, events.MouseUp) and not event.is_forwarded:
+            self._press_save_on_arrival(event)
         await super().on_event(event)  # type: ignore[misc]
         if key is not None and back:
             self.key_order.came_back(key)
@@ -164,9 +109,6 @@ class AppActions(_Base):
         if action == "demo" and self.demo_running:
             return None
         return True
-
-    _save_on_its_way: bool = False
-    """Ctrl+S was pressed and its dialog is not up yet (SaveRequested is still queued)."""
 
     def dialog_up(self) -> bool:
         """True while a dialog (help, a call, a save, an activity entry, the palette) is
@@ -433,80 +375,3 @@ class AppActions(_Base):
 
     def action_clear_feed(self) -> None:
         self.activity = ()
-
-    def action_demo(self) -> None:
-        if self.demo_running or self.session is None:
-            return
-        self.demo_running = True
-        self.demo_paused, self._demo_credit = False, 0
-        self.action_show_tab("activity")
-        self.run_worker(self._play_demo, group="demo", exclusive=True, exit_on_error=False,
-                        description="scripted demo")
-
-    def action_save(self) -> None:
-        self._close_open_list()  # the operator asked to save: close the list, then save
-        self._save_on_its_way = True  # the keys typed after it meet its dialog (DIALOG_KEYS)
-        self.post_message(SaveRequested())
-
-    def save_requested(self, path: str | None) -> None:
-        """Save to *path*, the loaded Hermes config, or a path the operator picks."""
-        self._save_on_its_way = False
-        if self.dialog_up():
-            return  # Ctrl+S again (or held down) while its dialog is open: that one answers;
-            # another dialog opened meanwhile (the Tuning pane's Save button, then Ctrl+T)
-        target = path or self.save_target
-        if target:
-            self._save(Path(target))
-            return
-
-        def chosen(path: str | None) -> None:
-            if path:
-                self._save(Path(path).expanduser())
-
-        self.push_screen(SavePathScreen(str(Path.cwd() / "config.yaml"),
-                                        refusal=services.save_refusal), chosen)
-
-    def _save(self, path: Path) -> None:
-        """Show what would change (only the keys the operator set), then save on yes."""
-        if self.session is None:
-            return
-        refusal = services.save_refusal(path)
-        if refusal:
-            self.notify(refusal, title="Not saved", severity="error", timeout=15)
-            return
-        raw = self.session.config.to_raw()
-        values = {k: raw[k] for k in self.overrides if k in raw}
-        found = save_diff.changes(path, values)
-        if not found:
-            self.notify("Nothing to save: no tools.tool_search key you changed differs from "
-                        f"{path}.", title="Not saved", timeout=8)
-            return
-        wanted = {c.key: c.new for c in found}
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self._save_worker(path, wanted)
-            else:
-                self.notify("Nothing written.", title="Save cancelled", timeout=4)
-
-        self.push_screen(ConfirmSaveScreen(str(path), save_diff.diff_lines(found),
-                                           new_file=not path.exists()), answered)
-
-    @work(thread=True, group="save", exit_on_error=False, description="save config")
-    def _save_worker(self, path: Path, values: dict[str, Any]) -> None:
-        try:
-            outcome = services.save_block(path, values)
-        except Exception as exc:
-            self.call_from_thread(self.notify, str(exc), title="Not saved", severity="error",
-                                  timeout=15)
-            return
-        self.call_from_thread(self._saved, outcome, values)
-
-    def _saved(self, outcome: services.SaveOutcome, values: dict[str, Any]) -> None:
-        self.last_save = outcome
-        self.save_target = str(outcome.path)
-        # what the file holds now is what Ctrl+R comes back to
-        self.saved_values.update(values)
-        if self._initial is not None:
-            self._initial = self._initial.with_config(**values)
-        self.notify(outcome.message(), title="Saved", timeout=15)

@@ -31,6 +31,7 @@ from .actions import AppActions
 from .activity import ActivityEntry, clip
 from .ahead import StatesAhead
 from .commands import TABS, ToolSearchCommands
+from .demo_actions import DemoActions
 from .key_order import KeyOrder
 from .keys import KEYS_BINDINGS, ClickedTabs, FocusEdge, QuietTabPane
 from .messages import (
@@ -45,6 +46,7 @@ from .messages import (
 )
 from .prepare import last_input_of
 from .recall_view import RecallStep, RecallView, default_query_file
+from .save_actions import SaveActions
 from .search_view import SearchView, search_view
 from .speed import AppSpeedups
 from .themes import DEFAULT_THEME, load_themes, slot_defaults
@@ -70,7 +72,8 @@ SHORT = 32
 """Below this many lines the Tools explanation keeps one line per part (see app.tcss)."""
 
 
-class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, App[None]):
+class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, SaveActions, DemoActions,
+                    App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "toolsearch"
     COMMANDS = App.COMMANDS | {ToolSearchCommands}

@@ -308,16 +308,32 @@ class BigTable(SteadyScrollbars, ScrollView, Generic[Row], can_focus=True):
         shown = [i for i, width in enumerate(self.widths) if width and i > column]
         self.sort_by(shown[0] if shown else None)
 
+    def _sort_shown_at(self) -> int | None:
+        """The column whose header shows the sort: the sorted column, or when the view is
+        too narrow for it (an optional column left out), the growing one (else the first
+        shown), which then names it. The sort stays: a resize reorders no row."""
+        column = self.sort_column
+        if column is None or column >= len(self.widths) or self.widths[column]:
+            return column
+        shown = [i for i, width in enumerate(self.widths) if width]
+        growing = [i for i in shown if self.columns[i].grow]
+        return (growing or shown or [None])[0]
+
     def _header_title(self, index: int, column: Column) -> str:
         width = self.widths[index]
-        if index != self.sort_column:
+        if index != self._sort_shown_at():
             return column.title
         glyph = "\u25bc" if self.sort_reverse else "\u25b2"
-        if len(column.title) + 2 <= width:
-            return f"{column.title} {glyph}"
+        if index != self.sort_column and self.sort_column is not None:
+            # the sorted column is left out: "Server \u00b7 Kind \u25b2" (cut, the glyph kept)
+            title = f"{column.title} \u00b7 {self.columns[self.sort_column].title}"
+        else:
+            title = column.title
+        if len(title) + 2 <= width:
+            return f"{title} {glyph}"
         # a narrow column keeps the glyph and cuts its title: cropped with an ellipsis, the
         # glyph vanished ("Tool\u2026" for Tools \u25b2) and the sorted column looked cut short
-        return column.title[:max(0, width - 1)] + glyph
+        return title[:max(0, width - 1)] + glyph
 
     # -- cursor ----------------------------------------------------------------------
 

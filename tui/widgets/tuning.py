@@ -7,9 +7,9 @@ clamps are shown beside the field. Save writes the block through the engine's sa
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self, cast
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -23,9 +23,12 @@ from toolsearch.profiles import PROFILE_NAMES, get_profile
 from toolsearch.session import SessionState
 
 from ..key_order import focus_now
-from ..messages import PaneMessage, SaveRequested
+from ..messages import PaneMessage
 from ..view import fmt
 from .visibility import CatchUpWhenShown
+
+if TYPE_CHECKING:
+    from ..app import ToolSearchApp
 
 CONTEXT_PRESETS: tuple[tuple[str, int], ...] = (
     ("8K \u00b7 small local models", 8_192),
@@ -78,6 +81,37 @@ class NumberField(Input):
     and the text scrolls inside it."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
+class SaveButton(Button):
+    """Save, as Ctrl+S is: pressed (a click, Enter, Space), it runs the app's save action at
+    once, behind the same check as the key. A Pressed message reached the app behind the keys
+    typed right after the click: one of them opened its dialog first, and the save was dropped
+    without a word. The app presses it as the click arrives (:meth:`press_on_arrival`)."""
+
+    _pressed_early: bool = False
+
+    def press(self) -> Self:
+        if self.disabled or not self.display:
+            return self
+        self._start_active_affect()
+        app = cast("ToolSearchApp", self.app)
+        if app.check_action("save", ()):
+            app.action_save()
+        return self
+
+    def press_on_arrival(self) -> None:
+        """The click the app has just handed on: pressed now, ahead of the keys behind it;
+        its Click event, when the button gets it, does nothing more."""
+        self._pressed_early = True
+        self.press()
+
+    async def _on_click(self, event: events.Click) -> None:
+        if self._pressed_early:
+            self._pressed_early = False
+            event.stop()
+            return
+        await super()._on_click(event)
 
 
 class TuningPane(CatchUpWhenShown, VerticalScroll):
@@ -161,7 +195,7 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
                          classes="tune-field", compact=True)
             yield Static(HELP["profile"], classes="tune-note")
         with Horizontal(id="tune-buttons"):
-            yield Button("Save (ctrl+s)", id="tune-save", variant="primary", compact=True)
+            yield SaveButton("Save (ctrl+s)", id="tune-save", variant="primary", compact=True)
             yield Button("Reset (ctrl+r)", id="tune-reset", compact=True)
         yield Static("", id="tune-effective")
 
@@ -357,11 +391,6 @@ class TuningPane(CatchUpWhenShown, VerticalScroll):
             self.screen.focus_next() if step > 0 else self.screen.focus_previous()
             return
         focus_now(chain[(chain.index(left) + step) % len(chain)])
-
-    @on(Button.Pressed, "#tune-save")
-    def _save(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.post_message(SaveRequested())
 
     @on(Button.Pressed, "#tune-reset")
     def _reset(self, event: Button.Pressed) -> None:
