@@ -45,7 +45,7 @@ class Column:
     """A column *width* cells wide while the table has the room.
 
     *min_width*: the narrowest it goes when the table is short of room (None: never
-    narrower); *grow*: it takes the room the others leave it (the name or description);
+    narrower), never narrower than its title and the sort glyph; *grow*: it takes the room the others leave it (the name or description);
     *optional*: left out when the table does not fit even at the narrowest widths."""
 
     title: str
@@ -71,6 +71,7 @@ def _squeezed(columns: Sequence[Column], room: int, hidden: set[int]
             break
         low = columns[i].min_width
         if widths[i] and low is not None:
+            low = max(low, len(columns[i].title) + 1)  # a sorted column keeps "Tokens▲" whole
             cut = min(over, widths[i] - max(1, min(low, widths[i])))
             widths[i] -= cut
             over -= cut

@@ -35,8 +35,9 @@ COLUMNS: tuple[Column, ...] = (
     Column("Tools", "tools", 5, align="right"),
     Column("Tokens", "tokens", 7, align="right", min_width=6),
     Column("Attached", "attached", 10), Column("Scope", "scope", 6, min_width=5),
-    Column("Exact", "exact", 7, align="right", min_width=5, optional=True),
-    Column("Kind", "kind", 12, min_width=6, optional=True),
+    # Exact and Kind are whole or left out: 266,603 and "unregistered" are 7 and 12 wide
+    Column("Exact", "exact", 7, align="right", optional=True),
+    Column("Kind", "kind", 12, optional=True),
     Column("Note", "note", 60, min_width=10, optional=True),
 )
 """Listing first after the name: the operator's question. The table fits the view: the note
