@@ -233,6 +233,9 @@ class Gateway:
                                  call_timeout=call_timeout, on_change=self._upstream_changed,
                                  on_first=self._upstream_first, **kwargs)
         self._began = 0.0
+        self._stdio_left: anyio.Event | None = None
+        """Over stdio: set when the client left (closed its end of stdout) with calls
+        running; they are cancelled and recorded as the client's leaving, as over HTTP."""
         self._late: set[str] = set()
         """The upstreams still starting when the gateway stopped waiting for them: each one
         is said (a ``late`` report to the listeners) when it comes up or fails."""
@@ -324,8 +327,9 @@ class Gateway:
             # the client left (or cancelled) before the reply: the call still gets its
             # record, now, since the tool may have run (the 2026 wire cancels the call
             # itself when the client closes the connection)
+            gone = left if left is not None else self._stdio_left  # stdio: the SDK cancels
             self._record(client, bridge, target, "error", started, arguments, None,
-                         CLIENT_LEFT_SUMMARY if left is not None and left.is_set()
+                         CLIENT_LEFT_SUMMARY if gone is not None and gone.is_set()
                          else CANCELLED_SUMMARY, at_once=True)
             raise
         finally:
@@ -678,8 +682,9 @@ class Gateway:
         # reply (its timeout error) comes by its call timeout
         drain = max([self.pool.call_timeout,
                      *(c.call_timeout or 0.0 for c in self.configs)]) + 5.0
+        self._stdio_left = anyio.Event()
         try:
-            async with stdio_streams(drain) as (read, write):
+            async with stdio_streams(drain, self._stdio_left) as (read, write):
                 await self.server.run(read, write, self.server.create_initialization_options())
         finally:
             self.clients.streams_ended()

@@ -59,12 +59,14 @@ class _Awaited:
     how many: a client may reuse an id while its first request runs); a
     ``subscriptions/listen`` is never awaited."""
 
-    def __init__(self, out_fd: int | None = None) -> None:
+    def __init__(self, out_fd: int | None = None, left: anyio.Event | None = None) -> None:
         """*out_fd*: the client's stdout when it is a pipe or socket (checked for a client
-        that went away while its requests are awaited)."""
+        that went away while its requests are awaited); *left*: set once the client is
+        known gone (its stdout closed), before the calls still running are cancelled."""
         import mcp_types as types
 
         self.out_fd = out_fd
+        self.left = left if left is not None else anyio.Event()
         self.ids: dict[Any, int] = {}
         self._changed = anyio.Event()
         self._request, self._notification = types.JSONRPCRequest, types.JSONRPCNotification
@@ -98,7 +100,10 @@ class _Awaited:
         stdout, or after *limit* seconds."""
         out_fd = self.out_fd
         with anyio.move_on_after(limit):
-            while self.ids and not (out_fd is not None and _reader_gone(out_fd)):
+            while self.ids:
+                if out_fd is not None and _reader_gone(out_fd):
+                    self.left.set()  # the calls cancelled next are the client's leaving
+                    return
                 self._changed = anyio.Event()
                 with anyio.move_on_after(0.1):
                     await self._changed.wait()
@@ -113,10 +118,12 @@ def _pollable(fd: int) -> bool:
 
 
 @asynccontextmanager
-async def stdio_streams(drain: float = DRAIN_SECONDS) -> AsyncIterator[tuple[Any, Any]]:
+async def stdio_streams(drain: float = DRAIN_SECONDS, left: anyio.Event | None = None
+                        ) -> AsyncIterator[tuple[Any, Any]]:
     """``(read_stream, write_stream)`` for ``Server.run`` over this process's stdio; at the
     end of stdin, the requests read are answered (for at most *drain* seconds) before the
-    read stream ends."""
+    read stream ends. *left* is set when the client is found gone (its end of stdout
+    closed) with requests unanswered."""
     in_poll, out_poll = _pollable(0), _pollable(1)
     in_fd, out_fd = os.dup(0), os.dup(1)
     saved_in, saved_out = os.dup(0), os.dup(1)
@@ -131,7 +138,8 @@ async def stdio_streams(drain: float = DRAIN_SECONDS) -> AsyncIterator[tuple[Any
     if out_poll:
         os.set_blocking(out_fd, False)
     try:
-        async with _pipe_streams(in_fd, out_fd, in_poll, drain, out_poll) as streams:
+        async with _pipe_streams(in_fd, out_fd, in_poll, drain, out_poll,
+                                 left) as streams:
             yield streams
     finally:
         for fd, polled in ((in_fd, in_poll), (out_fd, out_poll)):
@@ -251,6 +259,8 @@ async def _write_lines(out_fd: int, source: Any, done: anyio.Event,
                     except BlockingIOError:
                         await anyio.wait_writable(out_fd)
                     except OSError:  # the client went away
+                        if awaited is not None:
+                            awaited.left.set()
                         return
                 if awaited is not None:
                     awaited.written(session_message.message)
@@ -261,11 +271,12 @@ async def _write_lines(out_fd: int, source: Any, done: anyio.Event,
 @asynccontextmanager
 async def _pipe_streams(in_fd: int, out_fd: int,
                         in_polled: bool = True, drain: float = DRAIN_SECONDS,
-                        out_polled: bool = True) -> AsyncIterator[tuple[Any, Any]]:
+                        out_polled: bool = True, left: anyio.Event | None = None
+                        ) -> AsyncIterator[tuple[Any, Any]]:
     read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
     write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
     written = anyio.Event()
-    awaited = _Awaited(out_fd if out_polled else None)
+    awaited = _Awaited(out_fd if out_polled else None, left)
     async with anyio.create_task_group() as tg:
         tg.start_soon(_read_lines, in_fd, read_writer, in_polled, awaited, drain)
         tg.start_soon(_write_lines, out_fd, write_reader, written, awaited)
