@@ -55,6 +55,8 @@ def _pct(values: list[float], q: float) -> float:
 
 
 INTERRUPTED = b"toolsearch: interrupted"
+STOPPED = b"toolsearch serve: stopped ("
+"""How a gateway the bench stops (SIGTERM) says it stopped: not news either."""
 #: What a gateway says on a normal start ("events -> FILE", "N tools offered (...)"): the bench
 #: starts three, so these lines are not news and are not relayed.
 START_LINE = re.compile(rb"toolsearch serve: (events -> |[\d,]+ tools offered )")
@@ -76,9 +78,9 @@ def _client(command: list[str]) -> Any:
 @contextlib.contextmanager
 def _servers_stderr_relayed(grace: float = 1.0) -> Iterator[None]:
     """The servers' stderr comes through a pipe and is relayed to ours line by line, minus
-    their normal start lines and their own ``toolsearch: interrupted`` (on Ctrl+C or SIGTERM
-    the bench stops its gateways with SIGTERM and each said it too: the user read it three
-    times). Everything else they write (an error, a warning) is relayed, before the bench's
+    their normal start lines and their own stop line (``toolsearch serve: stopped``; on
+    Ctrl+C or SIGTERM the bench stops its gateways with SIGTERM and each said it too: the
+    user read it three times). Everything else they write (an error, a warning) is relayed, before the bench's
     own last line: on the way out the relay waits up to *grace* seconds for the servers to
     close the pipe."""
     global _errlog
@@ -87,7 +89,8 @@ def _servers_stderr_relayed(grace: float = 1.0) -> Iterator[None]:
     def relay() -> None:
         with open(read_fd, "rb") as reader:
             for line in reader:
-                if line.rstrip(b"\r\n") != INTERRUPTED and not START_LINE.match(line):
+                if line.rstrip(b"\r\n") != INTERRUPTED and not START_LINE.match(line) \
+                        and not line.startswith(STOPPED):
                     sys.stderr.write(line.decode(errors="replace"))
                     sys.stderr.flush()
 

@@ -190,8 +190,22 @@ def harden_streams(*, escape_stdout: bool) -> Callable[[], None]:
     return restore
 
 
+_terminated = False
+"""Whether SIGTERM (not Ctrl-C) raised the current interrupt; see :func:`took_sigterm`."""
+
+
+def took_sigterm() -> bool:
+    """Whether the interrupt being handled came from SIGTERM (a supervisor stopping the
+    command), not Ctrl-C; reading it clears it."""
+    global _terminated
+    was, _terminated = _terminated, False
+    return was
+
+
 def _terminate(signum: int, frame: Any) -> None:
     del signum, frame
+    global _terminated
+    _terminated = True
     # The same path as Ctrl-C: the event loop cancels, every started server is stopped.
     if callable(signal.getsignal(signal.SIGINT)):
         signal.raise_signal(signal.SIGINT)

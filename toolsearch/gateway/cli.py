@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cli_help import add_command
-from ..cli_safety import finite_seconds, speak_as, warn
+from ..cli_safety import finite_seconds, speak_as, took_sigterm, warn
 from . import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PROFILE, leaf_error, port_number
 
 
@@ -165,10 +165,24 @@ def _events_file(value: str | None) -> str | None:
     return value
 
 
+STOPPED_BY_SIGTERM = "toolsearch serve: stopped (SIGTERM)"
+STOPPED_BY_CTRL_C = "toolsearch serve: stopped (Ctrl+C)"
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve until the client leaves (stdio) or a signal stops it. SIGTERM, how a supervisor
+    stops a gateway, is a clean stop: one line and status 0 (it read ``toolsearch:
+    interrupted``, status 130, as a failure would); Ctrl+C says so and keeps 130. Either
+    way the upstreams are closed and the events file written first."""
     speak_as("toolsearch serve")  # its warnings read as its other lines do
     try:
         return _serve(args)
+    except KeyboardInterrupt:
+        if took_sigterm():
+            print(STOPPED_BY_SIGTERM, file=sys.stderr)
+            return 0
+        print(STOPPED_BY_CTRL_C, file=sys.stderr)
+        return 130
     finally:  # called in-process (a test), the next command's warnings read as before
         speak_as("toolsearch")
 
