@@ -30,6 +30,7 @@ from toolsearch import __version__
 from toolsearch.classify import BRIDGE_TOOL_NAMES, def_name
 from toolsearch.session import SessionState
 from toolsearch.sources import load_sources_async, server_configs
+from toolsearch.sources.errors import SourceError
 from toolsearch.sources.live import DEFAULT_TIMEOUT
 from toolsearch.textsafe import shown
 from toolsearch.tooldefs import def_function, thaw
@@ -233,6 +234,8 @@ class Gateway:
                                  call_timeout=call_timeout, on_change=self._upstream_changed,
                                  on_first=self._upstream_first, **kwargs)
         self._began = 0.0
+        self._reload_failed = ""
+        """Why the SOURCEs could not be read again, as last said (said once per reason)."""
         self._stdio_left: anyio.Event | None = None
         """Over stdio: set when the client left (closed its end of stdout) with calls
         running; they are cancelled and recorded as the client's leaving, as over HTTP."""
@@ -649,8 +652,24 @@ class Gateway:
             await anyio.sleep(0.05)  # coalesce a burst (several servers coming back)
             try:
                 await self.apply(await self._load())
+            except (SourceError, GatewayError, OSError) as exc:  # a SOURCE edited badly
+                self._say_reload_failed(exc)
             except Exception:  # noqa: BLE001 - keep serving the previous assembly
                 log.exception("re-assembly failed")
+            else:
+                self._reload_failed = ""
+
+    def _say_reload_failed(self, exc: Exception) -> None:
+        """A SOURCE that cannot be read again (the operator saved a broken config, or moved
+        it) while the gateway runs: one warning line, once per reason, secrets masked; the
+        tools offered stay as they were. It was ``toolsearch: ERROR: re-assembly failed``
+        and a traceback, at every upstream change."""
+        reason = display_text(str(exc) or type(exc).__name__, REASON_SHOWN,
+                              [s for c in self.configs for s in c.secrets()])
+        if reason != self._reload_failed:
+            self._reload_failed = reason
+            log.warning("cannot re-read the SOURCEs (%s): the tools offered stay as they "
+                        "were", reason)
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[Gateway]:
