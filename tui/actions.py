@@ -88,11 +88,17 @@ class AppActions(_Base):
             return
         if key is not None and not back and await self.key_order.arrived(key):
             return  # held, or its binding already run
-        if isinstance(event, events.MouseUp) and not event.is_forwarded:
-            self._press_save_on_arrival(event)
+        button = event if isinstance(event, (events.MouseDown, events.MouseUp)) and \
+            not event.is_forwarded else None
+        if button is not None and self.key_order.mouse_arrived(button):
+            return  # made after keys that wait: it waits with them
+        if isinstance(button, events.MouseUp):
+            self._press_save_on_arrival(button)
         await super().on_event(event)  # type: ignore[misc]
         if key is not None and back:
             self.key_order.came_back(key)
+        if isinstance(button, events.MouseUp):
+            self.key_order.clicked(button)  # the keys after it wait for what it set off
 
     def on_keys_settled(self, message: KeysSettled) -> None:
         self.key_order.settled(message)

@@ -57,6 +57,10 @@ LIVENESS_SECONDS = 1.0
 """How often the app following a gateway looks whether the gateway still holds its events
 file."""
 FOLLOWING = " \u00b7 following "
+FOLLOWED = " \u00b7 followed "
+"""The header names the followed gateway "following ..." while it runs and "followed
+(stopped) ..." once it stopped: it read "following" a gateway that had stopped, as if live."""
+GONE_PREFIX = "gateway stopped: "
 STATUSES = frozenset(status.value for status in ToolsetStatus)
 MAX_ERROR = 2000
 """The most of a server's error an assembly line is shown with."""
@@ -171,18 +175,18 @@ def gateway_gone(path: Path) -> str:
     try:
         handle = open_regular(path)
     except FileNotFoundError:
-        return "gateway stopped: its events file is gone"
+        return f"{GONE_PREFIX}its events file is gone"
     except OSError:
         return ""
     if handle is None:
-        return "gateway stopped: its events file is not a regular file"
+        return f"{GONE_PREFIX}its events file is not a regular file"
     with handle:
         try:  # held for an instant: shared, so it never stands in a reader's way
             fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
         except OSError:  # held by the gateway (BlockingIOError), or cannot tell
             return ""
         fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-    return "gateway stopped: nothing writes its events file"
+    return f"{GONE_PREFIX}nothing writes its events file"
 
 
 class GatewayApp(ToolSearchApp):
@@ -273,10 +277,11 @@ class FollowApp(GatewayApp):
             return
         clients = _count(self._record.get("clients"))
         served = shown(_text(self._record.get("serving"))[:200], one_line=True) or "a gateway"
-        if self.gone:
-            state = f" \u00b7 {self.gone}"
-        else:
-            state = f" \u00b7 {clients:.0f} client(s)" if clients is not None else ""
+        if self.gone:  # the word before the address: a long one is cut off at 80 columns
+            why = self.gone.removeprefix(GONE_PREFIX)
+            self.sub_title = f"{self._base_title}{FOLLOWED}(stopped) {served} \u00b7 {why}"
+            return
+        state = f" \u00b7 {clients:.0f} client(s)" if clients is not None else ""
         self.sub_title = f"{self._base_title}{FOLLOWING}{served}{state}"
 
     def _look(self) -> None:

@@ -14,7 +14,13 @@ toggle scope and attachment there), and in a text field `Ctrl+U 17 Enter` cleare
 - in a text field, typed characters go to the field in order; any other key (Enter, Esc, Tab,
   Ctrl+U, arrows) goes the usual way, and the keys after it wait until its binding has run and
   the messages it sent on the way up have been handled (Enter: the field's Submitted, whose
-  handler may move the cursor to a table), or the cursor has moved.
+  handler may move the cursor to a table), or the cursor has moved;
+- a click (and a key outside a text field whose binding sent messages) goes first too: the
+  keys after it wait until what it set off has travelled up to the app (:meth:`KeyOrder.
+  clicked`). A click reaches its widget through that widget's queue and then sends messages
+  up (a button's Pressed, the pane's request), so Reset clicked, then Ctrl+S, showed a save
+  dialog offering the values the operator had just reset; a click made while keys wait,
+  waits with them.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from textual import events
 from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.widget import Widget
 from textual.widgets import TextArea
 
@@ -32,6 +39,11 @@ if TYPE_CHECKING:
 
 LONGEST_WAIT_S = 1.0
 """Keys never wait longer than this behind one key (a key the field stops never comes back)."""
+
+
+TRAIL_PASSES = 4
+"""How many times a check waits behind new messages in one widget's queue before it goes on
+up (the app's own queue holds the keys typed later: once)."""
 
 
 class KeysSettled(Message):
@@ -88,6 +100,12 @@ def focus_now(widget: Widget) -> None:
     screen.set_focus(widget)
 
 
+def _queued(node: MessagePump) -> bool:
+    """True when *node* has messages waiting: in its queue, or the next one, which Textual
+    (8.2.8) takes out of the queue to look at while it handles the one before."""
+    return node.message_queue_size > 0 or node._pending_message is not None
+
+
 class KeyOrder:
     """The app's key intake: the app's ``on_event`` calls :meth:`arrived` and
     :meth:`came_back`, its KeysSettled handler :meth:`settled`, its focus watch
@@ -95,9 +113,11 @@ class KeyOrder:
 
     def __init__(self, app: App[object]) -> None:
         self.app = app
-        self._held: list[events.Key] | None = None  # keys waiting behind one in a text field
-        self._waiting_for: events.Key | None = None
+        # keys (and clicks) waiting behind a key in a text field, a click, or a binding
+        self._held: list[events.Key | events.MouseDown | events.MouseUp] | None = None
+        self._waiting_for: object | None = None
         self._focus_before: Widget | None = None
+        self._until_focus_moves = False  # a key in a text field: a cursor move releases too
         self._timer: Timer | None = None
 
     async def arrived(self, event: events.Key) -> bool:
@@ -115,14 +135,62 @@ class KeyOrder:
         focused = app.focused
         if not takes_typing(focused):
             check = app._check_bindings  # the lookup Textual makes when the key comes back
-            return await check(event.key, priority=True) or await check(event.key)
+            if not (await check(event.key, priority=True) or await check(event.key)):
+                return False
+            if focused is not None and any(_queued(node) for node in
+                                           focused.ancestors_with_self if node is not app):
+                self._follow_from(focused, event)  # Enter on a button: its Pressed
+            return True
         if not event.is_printable:  # goes the usual way; the keys after it wait
             if await app._check_bindings(event.key, priority=True):
                 return True  # Ctrl+Q, Ctrl+P: Textual runs these itself and never forwards
                 # them, so they would never come back (the keys after waited a second)
-            self._held, self._waiting_for, self._focus_before = [], event, focused
-            self._timer = app.set_timer(LONGEST_WAIT_S, self._release)
+            self._hold(event)
+            self._focus_before, self._until_focus_moves = focused, True
         return False
+
+    def mouse_arrived(self, event: events.MouseDown | events.MouseUp) -> bool:
+        """A mouse button pressed or let go; True when it waits behind the keys before it."""
+        if self._held is None:
+            return False
+        self._held.append(event)
+        return True
+
+    def clicked(self, event: events.MouseUp) -> None:
+        """A mouse button let go has been handed to the widget under it (and a click made of
+        it): the keys after it wait until what it set off has been handled."""
+        app = self.app
+        if self._held is not None or app._exit or not app.screen_stack:
+            return
+        try:
+            widget, _ = app.screen.get_widget_at(*event.screen_offset)
+        except Exception:  # nothing under the pointer (a screen going away)
+            return
+        self._follow_from(widget, event)
+
+    def _hold(self, cause: object) -> None:
+        self._held, self._waiting_for = [], cause
+        self._focus_before, self._until_focus_moves = None, False
+        self._timer = self.app.set_timer(LONGEST_WAIT_S, self._release)
+
+    def _follow_from(self, node: MessagePump, cause: object) -> None:
+        """Hold the keys after *cause* until a check has gone up from *node* to the app, each
+        time behind every message then queued where it is: what the cause set off travels the
+        same way (a click's Click, the button's Pressed, the pane's request to the app)."""
+        self._hold(cause)
+        self._trail(node, cause)
+
+    def _trail(self, node: MessagePump, cause: object, passes: int = 0) -> None:
+        if cause is not self._waiting_for:
+            return  # released meanwhile (waited too long)
+        parent = node._parent
+        if _queued(node) and passes < (TRAIL_PASSES if parent is not None else 1) and \
+                node.call_later(self._trail, node, cause, passes + 1):
+            return  # behind what was queued here meanwhile (a Click handler's Pressed)
+        while parent is not None and not parent.call_later(self._trail, parent, cause):
+            parent = parent._parent  # a node closing: on up
+        if parent is None:
+            self._release()  # the app has handled what the cause sent it
 
     def came_back(self, event: events.Key) -> None:
         """A key has been up to the app and its binding (if any) has run: what the binding
@@ -142,7 +210,7 @@ class KeyOrder:
 
     def focus_moved(self) -> None:
         """The cursor moved on the app's screen."""
-        if self._waiting_for is not None and self.app.focused is not self._focus_before:
+        if self._until_focus_moves and self.app.focused is not self._focus_before:
             self._release()
 
     def _release(self) -> None:
@@ -150,7 +218,11 @@ class KeyOrder:
             self._timer.stop()
             self._timer = None
         held, self._held, self._waiting_for = self._held or [], None, None
+        self._focus_before, self._until_focus_moves = None, False
         if self.app._exit:
             return  # quitting: a key replayed now would reach panes already taken down
-        for key in held:  # back through the intake, in order (the first may hold the rest)
-            self.app.post_message(events.Key(key.key, key.character))
+        for event in held:  # back through the intake, in order (the first may hold the rest)
+            if isinstance(event, events.Key):
+                self.app.post_message(events.Key(event.key, event.character))
+            else:
+                self.app.post_message(event._apply_offset(0, 0))  # a fresh copy, not forwarded

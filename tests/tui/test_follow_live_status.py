@@ -62,7 +62,7 @@ async def test_follow_shows_the_gateways_own_status_until_it_stops(tmp_path: Pat
             log.close()
             await wait_for(pilot, lambda: status(app, "up") == SNAPSHOT
                            and status(app, "sleepy") == SNAPSHOT, seconds=10)
-            assert "gateway stopped" in app.sub_title
+            assert "followed (stopped)" in app.sub_title
             assert status(app, "broken") == ERROR  # as its snapshot had it
 
             # a gateway started again on the same file: connected again
@@ -98,7 +98,7 @@ async def test_follow_opened_on_a_stopped_gateway_claims_no_connection(tmp_path:
         await pilot.pause(0.3)
         assert status(app, "up") == SNAPSHOT and status(app, "sleepy") == SNAPSHOT
         assert status(app, "broken") == ERROR
-        assert "gateway stopped" in app.sub_title
+        assert "followed (stopped)" in app.sub_title
 
 
 def test_an_assembly_line_not_the_gateways_reports_only_what_it_can() -> None:

@@ -5,6 +5,8 @@ is laid out as before."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -15,6 +17,18 @@ from tui.widgets.bigtable import BigTable, Column
 TABLES = {"1": "#servers-table", "2": "#tools-table"}
 
 
+@asynccontextmanager
+async def table_shown(make_app: Any, tab: str, size: tuple[int, int]
+                      ) -> AsyncIterator[tuple[Any, Any, BigTable[Any]]]:
+    """The app at *size* with *tab* shown by its digit: (app, pilot, that tab's table)."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press(tab)
+        await settle(pilot)
+        yield app, pilot, app.screen.query_one(TABLES[tab], BigTable)
+
+
 def shown_width(table: BigTable[Any]) -> int:
     """The widest line the table draws: its header, as the screen shows it."""
     return len(table.render_line(0).text.rstrip())
@@ -22,12 +36,7 @@ def shown_width(table: BigTable[Any]) -> int:
 
 @pytest.mark.parametrize("tab", ["1", "2"], ids=["servers", "tools"])
 async def test_table_fits_80_columns(make_app: Any, tab: str) -> None:
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press(tab)
-        await settle(pilot)
-        table = app.screen.query_one(TABLES[tab], BigTable)
+    async with table_shown(make_app, tab, (80, 24)) as (app, _pilot, table):
         room = table.scrollable_content_region.width
         assert table.virtual_size.width <= room <= 80, (table.virtual_size, room)
         assert not table.show_horizontal_scrollbar
@@ -40,12 +49,7 @@ async def test_table_fits_80_columns(make_app: Any, tab: str) -> None:
 
 
 async def test_tools_table_keeps_its_120_column_layout(make_app: Any) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("2")
-        await settle(pilot)
-        table = app.screen.query_one("#tools-table", BigTable)
+    async with table_shown(make_app, "2", (120, 40)) as (_app, _pilot, table):
         assert table.widths == tuple(c.width for c in table.columns)
 
 
@@ -64,12 +68,7 @@ def test_fit_widths_narrows_the_others_then_the_growing_column_then_hides() -> N
 
 
 async def test_tables_refit_when_the_terminal_is_resized(make_app: Any) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("2")
-        await settle(pilot)
-        table = app.screen.query_one("#tools-table", BigTable)
+    async with table_shown(make_app, "2", (120, 40)) as (_app, pilot, table):
         wide = table.widths
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
@@ -81,10 +80,7 @@ async def test_tables_refit_when_the_terminal_is_resized(make_app: Any) -> None:
 
 
 async def test_sort_key_skips_the_columns_left_out(make_app: Any) -> None:
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        table = app.screen.query_one("#servers-table", BigTable)
+    async with table_shown(make_app, "1", (80, 24)) as (_app, pilot, table):
         shown = [i for i, width in enumerate(table.widths) if width]
         assert len(shown) < len(table.columns)  # note, kind, exact are left out at 80
         seen = []

@@ -129,6 +129,17 @@ class BigTable(SteadyScrollbars, ScrollView, Generic[Row], can_focus=True):
                 message.table is self.table
 
     @dataclass
+    class Fitted(Message):
+        """The columns were fitted to a new width: one may have been left out, or shown
+        again (the pane may name what a left-out column held elsewhere)."""
+
+        table: BigTable[Any]
+
+        @property
+        def control(self) -> BigTable[Any]:
+            return self.table
+
+    @dataclass
     class RowSelected(Message):
         table: BigTable[Any]
         index: int
@@ -177,6 +188,7 @@ class BigTable(SteadyScrollbars, ScrollView, Generic[Row], can_focus=True):
         self._lines.clear()
         self.virtual_size = Size(self._width, len(self._rows) + 1)
         self.refresh()
+        self.post_message(self.Fitted(self))
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(self.container_size.width, self.container_size.height)

@@ -42,7 +42,9 @@ COLUMNS: tuple[Column, ...] = (
 )
 """Listing first after the name: the operator's question. The table fits the view: the note
 (the error, also in the detail line under the table) narrows first; at 80 columns the note,
-kind and exact count are left out (the detail line names the kind and the error)."""
+kind and exact count are left out (the detail line names the kind, the error and, while its
+column is left out, the exact count)."""
+EXACT_COLUMN = next(i for i, column in enumerate(COLUMNS) if column.key == "exact")
 FORM_WORDS = {"summary": "summary", "none": "not listed", "-": "\u2013"}
 """The listing form a server got, in words (``none``: its tools are not listed at all)."""
 ADVICE_DELAY = 0.12
@@ -213,6 +215,11 @@ class ServersPane(CatchUpWhenShown, Vertical):
         event.stop()
         self._show_detail()
 
+    @on(BigTable.Fitted, "#servers-table")
+    def _fitted(self, event: BigTable.Fitted) -> None:
+        event.stop()
+        self._show_detail()  # the Exact column left out, or shown again
+
     @on(BigTable.RowSelected, "#servers-table")
     def _selected(self, event: BigTable.RowSelected) -> None:
         """Enter (or a click on the highlighted row): the server's tools, in Tools. It
@@ -235,6 +242,9 @@ class ServersPane(CatchUpWhenShown, Vertical):
             return
         ts = row.toolset
         parts = [f"{ts.name} ({ts.kind}, toolset {ts.toolset_id})"]
+        exact = self.exact.per_toolset.get(row.name) if self.exact is not None else None
+        if exact is not None and not self.table.widths[EXACT_COLUMN]:
+            parts.append(f"exact {fmt(exact)} tokens")  # its column is left out (80 columns)
         error = status_of(ts, self.reported.get(row.name))[1]
         if error:
             parts.append(error if name in self.starting else f"error: {error}")
