@@ -117,8 +117,9 @@ def _announce(gateway: Any) -> None:
 
 
 def _say_late(kind: str, payload: Any) -> None:
-    """An upstream still starting when the gateway began serving, up or failed at last."""
-    if kind == "late":
+    """An upstream still starting when the gateway began serving, up or failed at last; an
+    upstream said down, up again."""
+    if kind in ("late", "back"):
         print(f"toolsearch serve: {payload['text']}", file=sys.stderr, flush=True)
 
 

@@ -232,7 +232,8 @@ class Gateway:
         kwargs: dict[str, Any] = {"ping_interval": ping_interval} if ping_interval else {}
         self.pool = UpstreamPool(self.configs, connect_timeout=connect_timeout,
                                  call_timeout=call_timeout, on_change=self._upstream_changed,
-                                 on_first=self._upstream_first, **kwargs)
+                                 on_first=self._upstream_first, on_back=self._upstream_back,
+                                 **kwargs)
         self._began = 0.0
         self._reload_failed = ""
         """Why the SOURCEs could not be read again, as last said (said once per reason)."""
@@ -518,6 +519,15 @@ class Gateway:
         self._emit("late", {"server": name, "up": upstream.client is not None,
                             "seconds": round(after, 3), "tools": len(upstream.tools),
                             "error": error or None, "text": text})
+
+    def _upstream_back(self, upstream: Upstream) -> None:
+        """An upstream up again after it was said down (``upstream X down: ...``, or a late
+        one's ``failed after``): said too (``back``: the command prints it), else the
+        operator's last word on it stayed "down" while it served again."""
+        count = len(upstream.tools)
+        text = (f"upstream '{display_text(upstream.config.name, NAME_SHOWN)}' is up again: "
+                f"{count} tool{'' if count == 1 else 's'}")
+        self._emit("back", {"server": upstream.config.name, "tools": count, "text": text})
 
     async def _load(self) -> SessionState:
         workspace = await load_sources_async(self.specs, timeout=self.connect_timeout,

@@ -159,7 +159,8 @@ class UpstreamPool:
                  call_timeout: float = DEFAULT_CALL_TIMEOUT,
                  ping_interval: float = PING_INTERVAL,
                  on_change: Callable[[], Awaitable[None]] | None = None,
-                 on_first: Callable[[Upstream], None] | None = None) -> None:
+                 on_first: Callable[[Upstream], None] | None = None,
+                 on_back: Callable[[Upstream], None] | None = None) -> None:
         self.upstreams = [Upstream(c) for c in configs]
         self.connect_timeout = connect_timeout
         self.call_timeout = call_timeout
@@ -167,6 +168,8 @@ class UpstreamPool:
         self.on_change = on_change
         self.on_first = on_first
         """Called once per upstream, when it first connects and lists, or first fails."""
+        self.on_back = on_back
+        """Called when an upstream that was down (said so) is connected again."""
         self._route: dict[str, tuple[Upstream, str]] = {}
 
     # -- lifetime ---------------------------------------------------------------------
@@ -242,9 +245,13 @@ class UpstreamPool:
             delay = min(delay * 2, RECONNECT_MAX)
 
     def _first(self, upstream: Upstream) -> None:
-        if self.on_first is not None:
+        self._report(self.on_first, upstream)
+
+    @staticmethod
+    def _report(report: Callable[[Upstream], None] | None, upstream: Upstream) -> None:
+        if report is not None:
             try:
-                self.on_first(upstream)
+                report(upstream)
             except Exception:  # noqa: BLE001 - a report never stops an upstream
                 log.exception("upstream report failed")
 
@@ -276,6 +283,8 @@ class UpstreamPool:
                 if not upstream.ready.is_set():
                     upstream.ready.set()
                     self._first(upstream)
+                else:  # it was down (said so): that it is up again is said too
+                    self._report(self.on_back, upstream)
                 took = anyio.current_time() - started
                 await self._changed()
                 async with anyio.create_task_group() as tg:
