@@ -46,3 +46,17 @@ def test_a_mistyped_query_line_is_one_error_line(tmp_path: Path, line: str,
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [f"toolsearch: error: {tmp_path / 'q.jsonl'}:2: {message}"]
     assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("sources", [[], ["seed-demo"]])
+def test_an_empty_queries_argument_is_an_error_not_the_whole_suite(
+        tmp_path: Path, sources: list[str]) -> None:
+    """``--queries "$QFILE"`` with QFILE unset: with no SOURCE it ran the whole recall suite
+    (every profile on every query set, minutes) as if --queries were not given."""
+    proc = subprocess.run([sys.executable, "-m", "toolsearch", "bench", "recall", *sources,
+                           "--queries", ""], capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "toolsearch: error: argument --queries: empty; expected a query file or a bundled "
+        "set's name (see toolsearch bench recall --help)"]
