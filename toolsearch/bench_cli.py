@@ -179,7 +179,12 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
 
 
 def _run_operator_bench(args: argparse.Namespace) -> int:
-    if args.bench == "recall" and not args.sources and not args.queries:
+    if args.bench == "recall" and args.queries is not None and not args.queries.strip():
+        from .cli import CliError  # --queries "$UNSET" ran the whole suite (minutes), not this
+
+        raise CliError("argument --queries: empty; expected a query file or a bundled set's "
+                       "name (see toolsearch bench recall --help)")
+    if args.bench == "recall" and not args.sources and args.queries is None:
         suite = benchmark("recall_suite")
         if suite is None:
             print("toolsearch: error: bench recall with no SOURCE (the whole suite) runs from a "

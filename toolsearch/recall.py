@@ -81,10 +81,23 @@ def _qualified(entry: str) -> str:
     return mcp_tool_name(server, tool) if sep else entry
 
 
+def _tool_names(value: Any, key: str) -> list[str]:
+    """*value* (a name or a list of names) as names; a ValueError naming *key* when it is
+    empty or holds something other than non-empty strings (``[1, null]`` was read as the
+    tools '1' and 'None', which no catalog has, and the query was skipped without a word)."""
+    names = [value] if isinstance(value, str) else value
+    if not names:
+        raise ValueError(f"{key!r} is empty; expected tool names")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"{key!r} holds {_clip(json.dumps(name), 40)}; expected tool names "
+                             "(strings)")
+    return names
+
+
 def _gold_of(raw: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
     if isinstance(raw.get("gold"), list | str):
-        gold = raw["gold"]
-        return tuple((str(g),) for g in ([gold] if isinstance(gold, str) else gold))
+        return tuple((g,) for g in _tool_names(raw["gold"], "gold"))
     if isinstance(raw.get("gold_qualified_any_of"), list):
         slots = []
         for slot in raw["gold_qualified_any_of"]:
@@ -100,6 +113,7 @@ def _gold_of(raw: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
         raise ValueError("no 'gold', 'gold_tools' or 'gold_qualified_any_of'")
     servers = [server] if isinstance(server, str) else server if isinstance(server, list) \
         else []
+    tools = _tool_names(tools, "gold_tools")
     if not servers:
         return tuple((str(t),) for t in tools)
     return tuple(tuple(mcp_tool_name(str(s), str(t)) for s in servers) for t in tools)
@@ -115,7 +129,10 @@ def parse_queries(lines: Iterable[str], origin: str = "<queries>") -> tuple[Quer
             raw = json.loads(text)
             if not isinstance(raw, Mapping):
                 raise ValueError("not a JSON object")
-            query = str(raw.get("query") or "").strip()
+            query = raw.get("query")
+            if query is not None and not isinstance(query, str):  # 5 or ["..."] was str()'d
+                raise ValueError(f"'query' is {_clip(json.dumps(query), 40)}; expected a string")
+            query = (query or "").strip()
             if not query:
                 raise ValueError("no 'query'")
             kind = raw.get("kind")
@@ -157,7 +174,7 @@ def load_queries(path: Path | str) -> tuple[Query, ...]:
     """Read a query file (see the module docstring for the accepted line formats)."""
     path = Path(path)  # read bounded: a FIFO or /dev/zero is refused, not read
     try:
-        text = read_bounded(path, "query file").decode("utf-8")
+        text = read_bounded(path, "query file").decode("utf-8-sig")  # Notepad's BOM too
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     return parse_queries(text.splitlines(), str(path))

@@ -103,8 +103,19 @@ def _timeout_problem(entry: Mapping[str, Any]) -> str:
         if value is not None and _positive_seconds(value) is None:
             shown = bounded_repr(value) if isinstance(value, str | int | float) \
                 and not isinstance(value, bool) else _kind(value)
+            unset = _unset_placeholders(value) if isinstance(value, str) else ()
+            if unset:
+                shown += f" ({', '.join(unset)} {'is' if len(unset) == 1 else 'are'} not set)"
+            elif isinstance(value, str) and _PLACEHOLDER.search(value):
+                shown += f" (read as {bounded_repr(expand_placeholders(value))})"
             return f"{key!r} is {shown}; expected a positive number of seconds"
     return ""
+
+
+def _unset_placeholders(value: str) -> tuple[str, ...]:
+    """The ``${VAR}`` names in *value* that the environment does not set, in order."""
+    names = (m.group(1) for m in _PLACEHOLDER.finditer(value))
+    return tuple(dict.fromkeys(n for n in names if n not in os.environ))
 
 
 def _names(value: Any) -> tuple[str, ...] | None:
@@ -118,10 +129,12 @@ def _names(value: Any) -> tuple[str, ...] | None:
 
 
 def _positive_seconds(value: Any) -> float | None:
-    """A timeout in seconds: a positive number, ``.inf`` included (or a string of one); None
-    for anything else (which :func:`_timeout_problem` reports)."""
+    """A timeout in seconds: a positive number, ``.inf`` included (or a string of one, after
+    ``${VAR}`` expansion); None for anything else (which :func:`_timeout_problem` reports)."""
     if isinstance(value, bool):
         return None
+    if isinstance(value, str):  # ``timeout: ${MCP_TIMEOUT}``, as in every other string key
+        value = expand_placeholders(value)
     try:
         seconds = float(value)
     except (TypeError, ValueError, OverflowError):
@@ -134,6 +147,13 @@ def _seconds(value: Any) -> float | None:
     command's own timeout)."""
     seconds = _positive_seconds(value)
     return seconds if seconds is not None and seconds < float("inf") else None
+
+
+def _connect_seconds(entry: Mapping[str, Any]) -> float | None:
+    """The connect timeout: ``connect_timeout``, else ``startupTimeout``. A key written with
+    no value (``connect_timeout:`` or ``null``) is unset, so it no longer hides the other."""
+    value = entry.get("connect_timeout")
+    return _seconds(entry.get("startupTimeout") if value is None else value)
 
 
 def _url_path(url: str) -> str:
@@ -213,7 +233,7 @@ def server_from_entry(name: str, entry: Any, *, source: str = "") -> ServerConfi
         cwd=expand_placeholders(str(cwd)) if isinstance(cwd, str) and cwd else None,
         url=expand_placeholders(url.strip()) if isinstance(url, str) else "",
         headers=freeze(_strings(entry.get("headers"))),
-        connect_timeout=_seconds(entry.get("connect_timeout", entry.get("startupTimeout"))),
+        connect_timeout=_connect_seconds(entry),
         call_timeout=_seconds(entry.get("timeout")),
         include=_names(tools.get("include")),
         exclude=_names(tools.get("exclude")) or (),
