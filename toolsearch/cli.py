@@ -322,6 +322,9 @@ def search_json(state: SessionState, query: str, limit: int) -> dict[str, Any]:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    if not args.query.strip():
+        raise CliError("--query is empty: give the words to search for (as a model would: "
+                       "--query \"scrape a web page\")")
     state = build_state(args, args.sources)
     limit = args.limit if args.limit is not None else state.config.search_default_limit
     payload = search_json(state, args.query, limit)

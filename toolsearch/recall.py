@@ -161,9 +161,11 @@ def query_file(name: Path | str) -> Path:
     ``seed-demo.jsonl`` or ``queries/seed-demo.jsonl``, as the README writes it: a wheel
     install has no ``queries/`` folder in the working directory), else *name* unchanged."""
     path = Path(name)
-    if os.path.lexists(path):  # Path.exists raises for a name too long to be a file's
-        return path
     stem = path.name.removesuffix(QUERY_SUFFIX)
+    # Path.exists raises for a name too long to be a file's; a folder is never a query file,
+    # so a folder named like a bundled set (``seed-demo/``) does not hide the set
+    if os.path.lexists(path) and not (os.path.isdir(path) and stem in bundled_query_sets()):
+        return path
     if path.is_absolute() or str(path.parent) not in (".", "queries") or \
             stem not in bundled_query_sets():
         return path

@@ -146,7 +146,7 @@ def _parse(path: Path, text: str, duplicates: list[tuple[str, int]]) -> Any:
     try:
         return _parse_text(path, text, duplicates)
     except RecursionError:
-        raise SourceError(f"{path}: skipped: nested too deeply to load") from None
+        raise SourceError(f"{path}: cannot be read: nested too deeply") from None
     except YamlRefused as exc:
         raise SourceError(f"{path}: {exc}") from None
     except ValueError as exc:  # an integer of over 4,300 digits, ...
