@@ -88,7 +88,7 @@ def row_cells(row: ToolsetRow, exact: int | None, starting: bool = False,
     label, style = STARTING_LABEL if starting else STATUS_LABELS.get(status, (status, ""))
     return (
         Content.styled(label, style),
-        Content(row.name),
+        Content(shown(row.name, one_line=True)),  # a source's own words: no escape drives
         FORM_WORDS.get(row.listing_form, row.listing_form),
         fmt(row.tool_count),
         fmt(row.tokens),
@@ -96,8 +96,9 @@ def row_cells(row: ToolsetRow, exact: int | None, starting: bool = False,
                                                                        "$muted"),
         "in" if row.in_scope else Content.styled("\u2298 out", "$muted"),
         fmt(exact),
-        row.toolset.kind,
-        "" if not error else Content.styled(error, "$warning" if starting else "$status-error"),
+        shown(row.toolset.kind, one_line=True),  # the terminal (ESC[5m made the table blink)
+        "" if not error else Content.styled(shown(error, one_line=True),
+                                            "$warning" if starting else "$status-error"),
     )
 
 
