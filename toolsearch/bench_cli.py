@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .cli_help import JSON_HELP, SOURCE_HELP, add_command
+from .cli_safety import warn
 from .progress import progress
 
 SHARED_CANDIDATES = (Path("../shared"), Path(__file__).resolve().parents[2] / "shared")
@@ -130,7 +131,7 @@ def _sizes(text: str) -> list[int]:
     from .cli import CliError
 
     try:
-        sizes = [int(n) for n in text.split(",") if n.strip()]
+        sizes = [int(n) for n in text.split(",")]  # '' and '1,,2' are mistakes, not sizes
     except ValueError:
         raise CliError(f"--sizes takes whole numbers, got {text!r}") from None
     wrong = [n for n in sizes if not 1 <= n <= MAX_BENCH_SIZE]
@@ -152,8 +153,10 @@ def _run_benchmark(args: argparse.Namespace, module: Any) -> int:
             shown(f"loading {real_dir}")
             ws = load_dump_dir(real_dir)
             real = (ws.tool_defs(), ws.registry())
-        elif real_dir is not None:  # named: say which folder is missing
-            quiet(f"(--catalogs {real_dir}: no such folder: generated catalogs only)")
+        elif real_dir is not None:  # named: say which folder is missing (on stderr, so
+            # --json says it too: a mistyped folder printed other figures without a word)
+            why = "not a folder" if os.path.lexists(real_dir) else "no such folder"
+            warn(f"--catalogs {real_dir}: {why}: generated catalogs only")
         else:
             quiet("(no ../shared/catalogs/real here: generated catalogs only)")
         results = module.run_speed(real, quiet, sizes=sizes, step=shown)

@@ -374,10 +374,14 @@ def test_bench_speed_checks_its_arguments_first(tmp_path: Path) -> None:
         assert one_error_line(cli("bench", "speed", "--sizes", sizes)) == \
             f"toolsearch: error: {message}"
     missing = tmp_path / "nope"
-    run = cli("bench", "speed", "--sizes", "1", "--catalogs", str(missing))
-    assert run.returncode == 0, run
-    assert run.stdout.splitlines()[0] == f"(--catalogs {missing}: no such folder: generated " \
-                                         "catalogs only)"
+    for extra in ((), ("--json",)):  # said on stderr, with --json too (it was silent there)
+        run = cli("bench", "speed", "--sizes", "1", "--catalogs", str(missing), *extra)
+        assert run.returncode == 0, run
+        assert run.stderr == f"toolsearch: warning: --catalogs {missing}: no such folder: " \
+                             "generated catalogs only\n"
+    for sizes in ("", "1,,2", ","):  # an empty size was dropped without a word
+        assert one_error_line(cli("bench", "speed", "--sizes", sizes)) == \
+            f"toolsearch: error: --sizes takes whole numbers, got {sizes!r}"
 
 
 def test_bench_recall_finds_a_bundled_query_set_outside_a_checkout(tmp_path: Path) -> None:
