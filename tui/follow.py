@@ -11,12 +11,16 @@
 * :class:`ServeApp` hosts the gateway itself (streamable HTTP): one long-lived worker owns
   the gateway (STYLE §5); a tuning change in the app is applied to the gateway at once, which
   sends its clients ``tools/list_changed``; the header says where it serves and how many
-  clients are connected.
+  clients are connected. The gateway's warnings are notifications in the app while it runs
+  (they were written onto the terminal under the app's screen, mixed into its drawing, and
+  gone with it at exit), and printed on stderr once the app has closed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import math
 import socket
 import time
@@ -336,6 +340,41 @@ class FollowApp(GatewayApp):
             self.session = retuned(self.session, record)
 
 
+WARNING_SHOWN = 2000
+"""The most of a gateway warning a notification shows (the whole line is printed at exit)."""
+
+
+class _WarningsShown(logging.Handler):
+    """While the app hosts the gateway, the log's warnings (the gateway's, its sources') go
+    to the app, never onto the terminal under its screen: the log's own stderr handlers
+    (plain ``StreamHandler``) are set aside, and put back by :meth:`close`."""
+
+    def __init__(self, app: ServeApp) -> None:
+        super().__init__(logging.WARNING)
+        self.app = app
+        self.loop = asyncio.get_running_loop()
+        root = logging.getLogger()
+        self.aside = [h for h in root.handlers if type(h) is logging.StreamHandler]
+        for handler in self.aside:
+            root.removeHandler(handler)
+        root.addHandler(self)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.app.warned.append(record)  # for the line printed at exit, whatever comes next
+        try:  # any thread (the gateway's pool too): shown from the app's loop
+            self.loop.call_soon_threadsafe(self.app.gateway_warned, record)
+        except RuntimeError:  # the loop is closed: the app too
+            pass
+
+    def close(self) -> None:
+        root = logging.getLogger()
+        root.removeHandler(self)
+        for handler in self.aside:
+            root.addHandler(handler)
+        self.aside = []
+        super().close()
+
+
 class GatewayChanged(Message):
     """The hosted gateway re-assembled (upstream change) or its clients changed."""
 
@@ -368,6 +407,9 @@ class ServeApp(GatewayApp):
         """The gateway's URL once it listens."""
         self.stopped = ""
         """Why the gateway stopped or never started (it is not serving)."""
+        self.warned: list[logging.LogRecord] = []
+        """The gateway's warnings while the app ran (shown as notifications), for stderr
+        once the app has closed (:func:`run_serve`)."""
 
     async def _load(self) -> None:  # the gateway lists the servers (once, for both)
         self.run_worker(self._serve, group="gateway", exit_on_error=False,
@@ -377,6 +419,7 @@ class ServeApp(GatewayApp):
         gateway = self.gateway
         gateway.add_listener(lambda kind, payload: self.post_message(
             GatewayChanged(kind, payload)))
+        warnings = _WarningsShown(self)
         try:
             async with gateway.running():
                 assert gateway.state is not None
@@ -392,8 +435,17 @@ class ServeApp(GatewayApp):
             self.notify(f"{type(leaf).__name__}: {leaf}", title="Gateway stopped",
                         severity="error", timeout=30)
         finally:
+            warnings.close()
             if self._sock is not None:
                 self._sock.close()  # not served on (the gateway failed first), or done
+
+    def gateway_warned(self, record: logging.LogRecord) -> None:
+        """A warning the gateway logged (kept in :attr:`warned`): a notification."""
+        if self.is_running:
+            text = shown(record.getMessage()[:WARNING_SHOWN])
+            error = record.levelno > logging.WARNING
+            self.notify(text, title="Gateway error" if error else "Gateway warning",
+                        severity="error" if error else "warning", timeout=20, markup=False)
 
     def _listening(self, url: str) -> None:
         self.serving = url
@@ -458,6 +510,9 @@ def run_serve(sources: list[str], serve: str, *, context: int | None, profile: s
 
     host = host.strip("[]") or "127.0.0.1"
     check_bind(host, token)
-    ServeApp(sources, host=host, port=int(port), token=token,
-             events=Path(events) if events else default_events_path(),
-             context=context, profile=profile, theme=theme, sock=sock).run()
+    app = ServeApp(sources, host=host, port=int(port), token=token,
+                   events=Path(events) if events else default_events_path(),
+                   context=context, profile=profile, theme=theme, sock=sock)
+    app.run()
+    for record in app.warned:  # the terminal is the operator's again: the lines to keep
+        logging.getLogger(record.name).handle(record)

@@ -21,6 +21,11 @@ SDK's serving loop cancels whatever is running when its read stream ends, so the
 is held open until every request read has its reply (or the client cancelled it), for at
 most *drain* seconds (the gateway gives its longest upstream call timeout, and a bit). A
 client that closed stdout too has left: nothing is waited for.
+
+A line that is not JSON is answered with JSON-RPC's parse error (-32700, id null), and JSON
+that is not a JSON-RPC message with its invalid request (-32600, the message's id when one
+can be read): the SDK dropped both without a word, so a client waited for a reply that never
+came. The line itself is never echoed back; the lines after it are served as usual.
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ import anyio.lowlevel
 READ_CHUNK = 1 << 16
 DRAIN_SECONDS = 30.0
 _GONE = select.POLLERR | select.POLLHUP | select.POLLNVAL
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+REASON_SHOWN = 200
+"""At most this many characters of the reason a bad line was refused (never the line)."""
 LISTEN = "subscriptions/listen"
 """The 2026 wire's request for change notifications: it is answered only when its stream
 ends, so at the end of stdin it is not waited for (it held the gateway for the whole drain,
@@ -79,6 +87,11 @@ class _Awaited:
                 message.method == "notifications/cancelled":
             params = message.params if isinstance(message.params, dict) else {}
             self._answered(params.get("requestId"))  # a cancelled request gets no reply
+
+    def expect(self, request_id: str | int | None) -> None:
+        """A reply to *request_id* is owed that no request read asked for (an error reply
+        to a line that was not a JSON-RPC message): it is awaited like a request's."""
+        self.ids[request_id] = self.ids.get(request_id, 0) + 1
 
     def written(self, message: Any) -> None:
         if isinstance(message, self._replies):
@@ -188,10 +201,13 @@ def _thread_chunks(in_fd: int) -> Any:
 
 
 async def _read_lines(in_fd: int, sink: Any, polled: bool = True,
-                      awaited: _Awaited | None = None, drain: float = DRAIN_SECONDS) -> None:
-    """Each line of *in_fd* as a ``SessionMessage`` (or the parse error) into *sink*; read on
-    the event loop when *polled*, else by a daemon thread. At the end of *in_fd*, *sink*
-    stays open until the requests read (noted in *awaited*) have their replies."""
+                      awaited: _Awaited | None = None, drain: float = DRAIN_SECONDS,
+                      replies: Any = None) -> None:
+    """Each line of *in_fd* as a ``SessionMessage`` into *sink*, and a line that is not a
+    JSON-RPC message answered with its error on *replies* (the stream the replies are
+    written from); read on the event loop when *polled*, else by a daemon thread. At the end
+    of *in_fd*, *sink* stays open until the requests read (noted in *awaited*) have their
+    replies."""
     chunks = None if polled else _thread_chunks(in_fd)
     pending: list[bytes] = []  # the line being read, in chunks: joined once, at its end (a
     # 50 MB line joined again at every chunk took 30 s of copying, the event loop held)
@@ -209,7 +225,7 @@ async def _read_lines(in_fd: int, sink: Any, polled: bool = True,
                     chunk = b""
             if not chunk:
                 if pending:  # the last line, with no newline after it (the SDK's stdio
-                    await _send_line(b"".join(pending), sink, awaited)  # answers it too)
+                    await _send_line(b"".join(pending), sink, awaited, replies)  # answers it
                 if awaited is not None:
                     await awaited.drained(drain)
                 return
@@ -222,12 +238,13 @@ async def _read_lines(in_fd: int, sink: Any, polled: bool = True,
             if not lines:
                 await anyio.lowlevel.checkpoint()  # a long line read: others get their turn
             for raw in lines:
-                await _send_line(raw, sink, awaited)
+                await _send_line(raw, sink, awaited, replies)
 
 
-async def _send_line(raw: bytes, sink: Any, awaited: _Awaited | None) -> None:
-    """One line read from the client as a ``SessionMessage`` (or the parse error) into
-    *sink*; a blank line is skipped."""
+async def _send_line(raw: bytes, sink: Any, awaited: _Awaited | None,
+                     replies: Any = None) -> None:
+    """One line read from the client as a ``SessionMessage`` into *sink*; a blank line is
+    skipped, and one that is not a JSON-RPC message answered with its error on *replies*."""
     import mcp_types as types
     from mcp.shared.message import SessionMessage
 
@@ -236,12 +253,67 @@ async def _send_line(raw: bytes, sink: Any, awaited: _Awaited | None) -> None:
         return
     try:
         message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except Exception as exc:  # noqa: BLE001 - the SDK reports it as a value
-        await sink.send(exc)
+    except Exception as exc:  # noqa: BLE001 - any refusal is answered the same way
+        if replies is not None:
+            await _refuse(line, exc, replies, awaited)
         return
     if awaited is not None:
         awaited.read(message)
     await sink.send(SessionMessage(message))
+
+
+_JSON_KINDS = {str: "string", int: "number", float: "number", bool: "boolean",
+               type(None): "null"}
+
+
+def _refusal(line: str, exc: Exception) -> tuple[str | int | None, int, str, str]:
+    """The JSON-RPC error owed for *line*, which *exc* refused: (id, code, message,
+    reason). The reason names what was wrong, never what the line holds."""
+    import pydantic_core
+
+    from .events import display_text
+
+    try:
+        data = pydantic_core.from_json(line)
+    except (ValueError, RecursionError):
+        errors = getattr(exc, "errors", None)
+        reason = "the line is not valid JSON"
+        if callable(errors):
+            try:
+                found = errors(include_input=False, include_url=False)
+                reason = str(found[0].get("msg", reason)) if found else reason
+            except Exception:  # noqa: BLE001 - the plain reason will do
+                pass
+        return None, PARSE_ERROR, "Parse error", display_text(reason, REASON_SHOWN)
+    request_id = data.get("id") if isinstance(data, dict) else None
+    if isinstance(request_id, bool) or not isinstance(request_id, (str, int)) or \
+            isinstance(request_id, int) and abs(request_id) >= 1 << 63:
+        request_id = None
+    elif isinstance(request_id, str) and display_text(request_id, REASON_SHOWN) != request_id:
+        request_id = None  # a huge id, or one holding a secret, is not echoed (and an id
+        # changed would answer no request): as if it could not be read
+    kind = ("a JSON array (JSON-RPC batches are not part of MCP)" if isinstance(data, list)
+            else "a JSON object that is not a JSON-RPC 2.0 request, notification or response"
+            if isinstance(data, dict) else f"a JSON {_JSON_KINDS.get(type(data), 'value')}, "
+            "not an object")
+    return request_id, INVALID_REQUEST, "Invalid Request", f"the line is {kind}"
+
+
+async def _refuse(line: str, exc: Exception, replies: Any, awaited: _Awaited | None) -> None:
+    """Answer *line* (refused by *exc*) with its JSON-RPC error on *replies*."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    request_id, code, text, reason = _refusal(line, exc)
+    error = types.JSONRPCError(jsonrpc="2.0", id=request_id,
+                               error=types.ErrorData(code=code, message=text, data=reason))
+    if awaited is not None:
+        awaited.expect(request_id)
+    try:
+        await replies.send(SessionMessage(error))
+    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+        if awaited is not None:  # the transport is closing: no reply is coming
+            awaited.written(error)
 
 
 async def _write_lines(out_fd: int, source: Any, done: anyio.Event,
@@ -277,14 +349,16 @@ async def _pipe_streams(in_fd: int, out_fd: int,
     write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
     written = anyio.Event()
     awaited = _Awaited(out_fd if out_polled else None, left)
+    refusals = write_stream.clone()  # the errors answering bad lines, among the replies
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_read_lines, in_fd, read_writer, in_polled, awaited, drain)
+        tg.start_soon(_read_lines, in_fd, read_writer, in_polled, awaited, drain, refusals)
         tg.start_soon(_write_lines, out_fd, write_reader, written, awaited)
         try:
             yield read_stream, write_stream
         finally:
             # the replies already handed over are written before the transport closes
             write_stream.close()
+            refusals.close()
             with anyio.move_on_after(5, shield=True):
                 await written.wait()
             tg.cancel_scope.cancel()
