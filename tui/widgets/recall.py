@@ -18,6 +18,8 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Button, DataTable, Input, ProgressBar, Select, Static
 
+from toolsearch.textsafe import shown
+
 from ..key_order import focus_now
 from ..messages import PaneMessage
 from ..recall_view import PROFILE_CHOICES, RecallStep, RecallView, profiles_for, recall_basis
@@ -343,7 +345,10 @@ class RecallPane(Vertical):
             rows = [(f"{r.profile}:{i}", r.profile, m.query, ", ".join(m.gold),
                      _short(m.returned))
                     for r in view.recall for i, m in enumerate(r.misses)]
-            table.set_rows([(key, (profile, Content(query), Content(gold), Content(returned)))
+            # a query file's text is shown with its escapes as text (ESC[2J in a query reached
+            # the terminal raw); the pick keeps the query as written, for Search
+            table.set_rows([(key, (profile, Content(shown(query, one_line=True)),
+                                   Content(shown(gold, one_line=True)), Content(returned)))
                             for key, profile, query, gold, returned in rows])
             self._picks = {key: query for key, _, query, _, _ in rows}
             head.update(Content.assemble(("Misses", "bold"), _misses_note(view, len(rows))))
