@@ -9,7 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
-from tui_helpers import FakeClock, settle
+from textual import events
+from textual.widgets import Input
+from tui_helpers import FakeClock, active_tab, settle
 
 from toolsearch.toolsets import Toolset, ToolSpec, Workspace
 from tui.app import ToolSearchApp
@@ -76,3 +78,40 @@ async def test_a_recall_miss_shows_the_querys_escapes_as_text(tmp_path: Path, si
         await settle(pilot)
         assert _unsafe_lines(app) == []
         assert _styled(app) == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_recall_miss_picked_into_search_shows_no_escape(tmp_path: Path, size) -> None:
+    queries = tmp_path / "q.jsonl"
+    queries.write_text(json.dumps({"query": "wipe " + HOSTILE, "gold": "mcp__gone__zzz"}) + "\n")
+    app = _app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("7")
+        await settle(pilot)
+        pane = app.query_one(RecallPane)
+        pane.set_path(str(queries))
+        await pilot.pause()
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("enter")  # the miss, tried in Search
+        await settle(pilot)
+        assert active_tab(app) == "search"
+        field = app.query_one("#search-query", Input)
+        assert field.value.startswith("wipe  [5mB ]0;title  [2J C R")
+        assert _unsafe_lines(app) == []
+        assert _styled(app) == []
+        assert "1   " in "\n".join(_strips(app))  # it searched: hits are listed
+
+
+async def test_a_pasted_query_shows_no_escape() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("4", "slash")
+        await settle(pilot)
+        field = app.query_one("#search-query", Input)
+        field.post_message(events.Paste("wipe " + HOSTILE))
+        await settle(pilot)
+        assert "\x1b" not in field.value and field.value.startswith("wipe  [5mB")
+        assert _unsafe_lines(app) == []
