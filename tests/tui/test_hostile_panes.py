@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 from textual import events
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 from tui_helpers import FakeClock, active_tab, settle
 
 from toolsearch.toolsets import Toolset, ToolSpec, Workspace
 from tui.app import ToolSearchApp
+from tui.screens.call import CallScreen
 from tui.widgets.recall import RecallPane
 
 UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -115,3 +116,25 @@ async def test_a_pasted_query_shows_no_escape() -> None:
         await settle(pilot)
         assert "\x1b" not in field.value and field.value.startswith("wipe  [5mB")
         assert _unsafe_lines(app) == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_call_dialog_shows_a_pasted_query_and_arguments_without_escapes(size) -> None:
+    app = _app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert isinstance(app.screen, CallScreen)
+        name = app.screen.query_one("#call-name", Input)
+        name.post_message(events.Paste("wipe " + HOSTILE))
+        await settle(pilot)
+        assert _unsafe_lines(app) == []
+        args = app.screen.query_one("#call-args", TextArea)
+        args.focus()
+        args.post_message(events.Paste('{"a": "' + HOSTILE + '"}'))
+        await settle(pilot)
+        assert args.text.startswith('{"a": "\\u001b[5mB')  # the same JSON value, as text
+        assert json.loads(args.text)["a"] == HOSTILE
+        assert _unsafe_lines(app) == []
+        assert _styled(app) == []
