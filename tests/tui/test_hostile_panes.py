@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
-from textual.widgets import Input, TextArea
+from textual.widgets import Input, Static, TextArea
 from tui_helpers import FakeClock, active_tab, settle
 
 from toolsearch.toolsets import Toolset, ToolSpec, Workspace
@@ -138,3 +138,21 @@ async def test_the_call_dialog_shows_a_pasted_query_and_arguments_without_escape
         assert json.loads(args.text)["a"] == HOSTILE
         assert _unsafe_lines(app) == []
         assert _styled(app) == []
+
+
+async def test_the_recall_status_shows_a_query_files_odd_name_as_text(tmp_path: Path) -> None:
+    odd = tmp_path / "q\x1b[5m\u202e.jsonl"
+    odd.write_text(json.dumps({"query": "wipe", "gold": "mcp__gone__zzz"}) + "\n")
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("7")
+        await settle(pilot)
+        pane = app.query_one(RecallPane)
+        for path in (odd, tmp_path / "missing\x1b[2J.jsonl"):  # read, then an error
+            pane.set_path(str(path))
+            await pilot.pause()
+            await pilot.press("f5")
+            await settle(pilot)
+            status = str(app.query_one("#recall-status", Static).content)
+            assert "\\x1b[" in status and not UNSAFE.search(status), status

@@ -290,19 +290,19 @@ class RecallPane(Vertical):
         self._shown = view
         if view.error:
             self._status(Content.assemble(("\u2716 error", "$outcome-error bold"), ": ",
-                                          view.error))
+                                          shown(view.error, one_line=True)))
         elif view.kind == "recall" and not any(r.n for r in view.recall):
             # nothing was measured: no ✔, no "every query found a gold tool"
             self._status(Content.assemble(
                 self._stale_note, ("\u26a0 recall", "$outcome-warn bold"),
-                f" \u00b7 {view.queries:,} queries from ", Content(view.source),
+                f" \u00b7 {view.queries:,} queries from ", Content(shown(view.source, one_line=True)),
                 " \u00b7 none could be scored: no gold name is a deferred tool of this "
                 "session (check the names, or the sources loaded)"))
         elif view.kind == "recall":
             total = sum(len(r.misses) for r in view.recall)
             self._status(Content.assemble(
                 self._stale_note, ("\u2714 recall", "$outcome-ok bold"),
-                f" \u00b7 {view.queries:,} queries from ", Content(view.source),
+                f" \u00b7 {view.queries:,} queries from ", Content(shown(view.source, one_line=True)),
                 f" \u00b7 top 5 \u00b7 {total:,} miss(es) across "
                 f"{', '.join(view.profiles)} \u00b7 enter on a miss tries it in Search"))
         else:
