@@ -92,8 +92,6 @@ class AppActions(_Base):
             not event.is_forwarded else None
         if button is not None and self.key_order.mouse_arrived(button):
             return  # made after keys that wait: it waits with them
-        if isinstance(button, events.MouseUp):
-            self._press_save_on_arrival(button)
         await super().on_event(event)  # type: ignore[misc]
         if key is not None and back:
             self.key_order.came_back(key)

@@ -9,14 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import events, work
-from textual.errors import NoWidget
+from textual import work
 
 from . import save_diff, services
 from .messages import SaveRequested
 from .screens.confirm_save import ConfirmSaveScreen
 from .screens.save import SavePathScreen
-from .widgets.tuning import SaveButton
 
 if TYPE_CHECKING:
     from .app import ToolSearchApp
@@ -31,20 +29,6 @@ class SaveActions(_Base):
 
     _save_on_its_way: bool = False
     """Ctrl+S was pressed and its dialog is not up yet (SaveRequested is still queued)."""
-
-    def _press_save_on_arrival(self, event: events.MouseUp) -> None:
-        """A click on Tuning's Save runs the save as the click arrives, as Ctrl+S does: the
-        button would get it behind the keys typed right after it (one of them then opened its
-        dialog first, and the save was dropped)."""
-        down = self._mouse_down_widget  # where Textual makes a click of this mouse-up
-        if not isinstance(down, SaveButton):
-            return
-        try:
-            up, _ = self.get_widget_at(*event.screen_offset)
-        except NoWidget:
-            return
-        if up is down:
-            down.press_on_arrival()
 
     def action_save(self) -> None:
         self._close_open_list()  # the operator asked to save: close the list, then save

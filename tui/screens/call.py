@@ -8,12 +8,13 @@ returns the reply; the exact result object the model would receive is shown here
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -27,7 +28,9 @@ from toolsearch.textsafe import shown
 from toolsearch.tooldefs import thaw
 
 from ..activity import outcome_label
+from ..widgets.bounded_input import BoundedInput
 from ..widgets.footer import KeyFooter
+from ..widgets.search import QUERY_MAX
 
 Dispatcher = Callable[[str, dict[str, Any]], Awaitable[BridgeReply]]
 FORGET_DELAY = 0.5
@@ -87,6 +90,33 @@ class CallDraft:
     name: str
     arguments: str
     limit: str
+
+
+_UNSAFE_IN_JSON = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_escaped(text: str) -> str:
+    """*text* with each control character (but tab and newlines), line separator and bidi
+    override written as its JSON escape ``\\uXXXX``: inside a JSON string the value is the
+    same, and the arguments field never hands ESC[2J or U+202E to the terminal."""
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+class ArgumentsArea(TextArea):
+    """The arguments field: a paste holding control characters or bidi overrides lands with
+    each written as its JSON escape (drawn raw, a pasted ESC[2J cleared the terminal)."""
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        text = json_escaped(event.text)
+        if text == event.text:
+            return  # TextArea's own handler pastes it
+        event.prevent_default()
+        event.stop()
+        if not self.read_only:
+            start, end = self.selection
+            result = self.replace(text, start, end)
+            self.move_cursor(result.end_location)
 
 
 class CallScreen(ModalScreen[None]):
@@ -173,10 +203,12 @@ class CallScreen(ModalScreen[None]):
                 yield Input(self._limit, id="call-limit", type="integer", compact=True)
             with Horizontal(classes="call-row"):
                 yield Label("name/query", classes="call-label")
-                yield Input(self._tool_name, id="call-name", compact=True,
-                            placeholder="tool name (describe/call) or query (search)")
+                # no control character drawn raw (a pasted query held ESC[2J)
+                yield BoundedInput(self._tool_name, id="call-name", compact=True,
+                                   limit=QUERY_MAX,
+                                   placeholder="tool name (describe/call) or query (search)")
             yield Label("arguments (JSON object, tool_call only)")
-            yield TextArea(self._arguments, id="call-args", language=None)
+            yield ArgumentsArea(json_escaped(self._arguments), id="call-args", language=None)
             with Horizontal(id="call-buttons"):
                 yield Button("Send", id="call-send", variant="primary", compact=True)
                 yield Button("Close", id="call-close", compact=True)
@@ -206,7 +238,7 @@ class CallScreen(ModalScreen[None]):
         """Set the dialog's bridge, tool name and arguments at once."""
         self.query_one("#call-bridge", Select).value = bridge
         self.query_one("#call-name", Input).value = name
-        self.query_one("#call-args", TextArea).load_text(arguments)
+        self.query_one("#call-args", TextArea).load_text(json_escaped(arguments))
 
     def action_send(self) -> None:
         bridge = str(self.query_one("#call-bridge", Select).value)

@@ -18,6 +18,8 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Button, DataTable, Input, ProgressBar, Select, Static
 
+from toolsearch.textsafe import shown
+
 from ..key_order import focus_now
 from ..messages import PaneMessage
 from ..recall_view import PROFILE_CHOICES, RecallStep, RecallView, profiles_for, recall_basis
@@ -288,19 +290,19 @@ class RecallPane(Vertical):
         self._shown = view
         if view.error:
             self._status(Content.assemble(("\u2716 error", "$outcome-error bold"), ": ",
-                                          view.error))
+                                          shown(view.error, one_line=True)))
         elif view.kind == "recall" and not any(r.n for r in view.recall):
             # nothing was measured: no ✔, no "every query found a gold tool"
             self._status(Content.assemble(
                 self._stale_note, ("\u26a0 recall", "$outcome-warn bold"),
-                f" \u00b7 {view.queries:,} queries from ", Content(view.source),
+                f" \u00b7 {view.queries:,} queries from ", Content(shown(view.source, one_line=True)),
                 " \u00b7 none could be scored: no gold name is a deferred tool of this "
                 "session (check the names, or the sources loaded)"))
         elif view.kind == "recall":
             total = sum(len(r.misses) for r in view.recall)
             self._status(Content.assemble(
                 self._stale_note, ("\u2714 recall", "$outcome-ok bold"),
-                f" \u00b7 {view.queries:,} queries from ", Content(view.source),
+                f" \u00b7 {view.queries:,} queries from ", Content(shown(view.source, one_line=True)),
                 f" \u00b7 top 5 \u00b7 {total:,} miss(es) across "
                 f"{', '.join(view.profiles)} \u00b7 enter on a miss tries it in Search"))
         else:
@@ -343,7 +345,10 @@ class RecallPane(Vertical):
             rows = [(f"{r.profile}:{i}", r.profile, m.query, ", ".join(m.gold),
                      _short(m.returned))
                     for r in view.recall for i, m in enumerate(r.misses)]
-            table.set_rows([(key, (profile, Content(query), Content(gold), Content(returned)))
+            # a query file's text is shown with its escapes as text (ESC[2J in a query reached
+            # the terminal raw); the pick keeps the query as written, for Search
+            table.set_rows([(key, (profile, Content(shown(query, one_line=True)),
+                                   Content(shown(gold, one_line=True)), Content(returned)))
                             for key, profile, query, gold, returned in rows])
             self._picks = {key: query for key, _, query, _, _ in rows}
             head.update(Content.assemble(("Misses", "bold"), _misses_note(view, len(rows))))

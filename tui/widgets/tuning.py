@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self, cast
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -87,9 +87,8 @@ class SaveButton(Button):
     """Save, as Ctrl+S is: pressed (a click, Enter, Space), it runs the app's save action at
     once, behind the same check as the key. A Pressed message reached the app behind the keys
     typed right after the click: one of them opened its dialog first, and the save was dropped
-    without a word. The app presses it as the click arrives (:meth:`press_on_arrival`)."""
-
-    _pressed_early: bool = False
+    without a word. The click itself reaches the button in the order it was made, ahead of
+    those keys (:mod:`tui.key_order`)."""
 
     def press(self) -> Self:
         if self.disabled or not self.display:
@@ -99,19 +98,6 @@ class SaveButton(Button):
         if app.check_action("save", ()):
             app.action_save()
         return self
-
-    def press_on_arrival(self) -> None:
-        """The click the app has just handed on: pressed now, ahead of the keys behind it;
-        its Click event, when the button gets it, does nothing more."""
-        self._pressed_early = True
-        self.press()
-
-    async def _on_click(self, event: events.Click) -> None:
-        if self._pressed_early:
-            self._pressed_early = False
-            event.stop()
-            return
-        await super()._on_click(event)
 
 
 class TuningPane(CatchUpWhenShown, VerticalScroll):
