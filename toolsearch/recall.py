@@ -162,12 +162,11 @@ def query_file(name: Path | str) -> Path:
     install has no ``queries/`` folder in the working directory), else *name* unchanged."""
     path = Path(name)
     stem = path.name.removesuffix(QUERY_SUFFIX)
+    bundled = not path.is_absolute() and str(path.parent) in (".", "queries") and \
+        stem in bundled_query_sets()
     # Path.exists raises for a name too long to be a file's; a folder is never a query file,
-    # so a folder named like a bundled set (``seed-demo/``) does not hide the set
-    if os.path.lexists(path) and not (os.path.isdir(path) and stem in bundled_query_sets()):
-        return path
-    if path.is_absolute() or str(path.parent) not in (".", "queries") or \
-            stem not in bundled_query_sets():
+    # so a folder named like a bundled set (``queries/seed-demo.jsonl/``) does not hide it
+    if not bundled or os.path.lexists(path) and not os.path.isdir(path):
         return path
     return data_dir("queries") / f"{stem}{QUERY_SUFFIX}"
 

@@ -36,6 +36,13 @@ def shown(text: str, *, one_line: bool = False) -> str:
     return pattern.sub(_escape, text)
 
 
+def blanked(text: str) -> str:
+    """*text* with each character :func:`shown` escapes on one line turned into one space:
+    for a text field, where an escape's backslash would change what the operator typed
+    and the cursor's place."""
+    return _UNSAFE_ONE_LINE.sub(" ", text)
+
+
 def has_unsafe(text: str) -> bool:
     return _UNSAFE.search(text) is not None
 

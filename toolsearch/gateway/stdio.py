@@ -200,9 +200,8 @@ def _thread_chunks(in_fd: int) -> Any:
     return queue
 
 
-async def _read_lines(in_fd: int, sink: Any, polled: bool = True,
-                      awaited: _Awaited | None = None, drain: float = DRAIN_SECONDS,
-                      replies: Any = None) -> None:
+async def _read_lines(in_fd: int, sink: Any, replies: Any, polled: bool = True,
+                      awaited: _Awaited | None = None, drain: float = DRAIN_SECONDS) -> None:
     """Each line of *in_fd* as a ``SessionMessage`` into *sink*, and a line that is not a
     JSON-RPC message answered with its error on *replies* (the stream the replies are
     written from); read on the event loop when *polled*, else by a daemon thread. At the end
@@ -241,8 +240,7 @@ async def _read_lines(in_fd: int, sink: Any, polled: bool = True,
                 await _send_line(raw, sink, awaited, replies)
 
 
-async def _send_line(raw: bytes, sink: Any, awaited: _Awaited | None,
-                     replies: Any = None) -> None:
+async def _send_line(raw: bytes, sink: Any, awaited: _Awaited | None, replies: Any) -> None:
     """One line read from the client as a ``SessionMessage`` into *sink*; a blank line is
     skipped, and one that is not a JSON-RPC message answered with its error on *replies*."""
     import mcp_types as types
@@ -254,8 +252,7 @@ async def _send_line(raw: bytes, sink: Any, awaited: _Awaited | None,
     try:
         message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except Exception as exc:  # noqa: BLE001 - any refusal is answered the same way
-        if replies is not None:
-            await _refuse(line, exc, replies, awaited)
+        await _refuse(line, exc, replies, awaited)
         return
     if awaited is not None:
         awaited.read(message)
@@ -351,7 +348,7 @@ async def _pipe_streams(in_fd: int, out_fd: int,
     awaited = _Awaited(out_fd if out_polled else None, left)
     refusals = write_stream.clone()  # the errors answering bad lines, among the replies
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_read_lines, in_fd, read_writer, in_polled, awaited, drain, refusals)
+        tg.start_soon(_read_lines, in_fd, read_writer, refusals, in_polled, awaited, drain)
         tg.start_soon(_write_lines, out_fd, write_reader, written, awaited)
         try:
             yield read_stream, write_stream

@@ -3,15 +3,12 @@ that holds no control character."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from textual import events
 from textual.widgets import Input
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-"""What the field must not hand the terminal: control characters (ESC, C1), lone surrogates,
-line separators and bidi overrides (as :func:`toolsearch.textsafe.shown` escapes them)."""
+from toolsearch.textsafe import blanked
 
 
 class BoundedInput(Input):
@@ -27,7 +24,7 @@ class BoundedInput(Input):
         """Each control character becomes a space, one for one (the cursor stays put): a
         query picked from a query file (Recall's Enter on a miss) or pasted showed its ESC[2J
         raw on the terminal. A search finds the same tools (these are no word characters)."""
-        return _UNSAFE.sub(" ", value)
+        return blanked(value)
 
     def _on_paste(self, event: events.Paste) -> None:
         line = event.text.splitlines()[0] if event.text else ""
