@@ -8,7 +8,8 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,43 @@ def serve_argv(sources: Sequence[str], *extra: str) -> list[str]:
     return [sys.executable, "-m", "toolsearch", "serve", *sources, *extra]
 
 
+
+
+def send_json(proc: subprocess.Popen[bytes], message: dict[str, Any]) -> None:
+    """One JSON-RPC message to the stdio gateway *proc*, as one line."""
+    assert proc.stdin is not None
+    proc.stdin.write((json.dumps(message) + "\n").encode())
+    proc.stdin.flush()
+
+
+def tool_call_message(request_id: int, tool: str,
+                      arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A ``tools/call`` of the bridge's ``tool_call`` for *tool*."""
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {
+        "name": "tool_call", "arguments": {"name": tool, "arguments": arguments or {}}}}
+
+
+@contextmanager
+def stdio_gateway(config: Path, events: Path,
+                  client: str = "pytest") -> Iterator[subprocess.Popen[bytes]]:
+    """``toolsearch serve CONFIG`` over stdio (all three pipes), initialized as *client*
+    (request id 1); killed on the way out if the test left it running. Its stderr is read
+    after the block."""
+    proc = subprocess.Popen(serve_argv([str(config)], "--events", str(events)), env=env(),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    try:
+        send_json(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": client, "version": "1"}}})
+        assert b'"id":1' in proc.stdout.readline()
+        send_json(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def start_http_gateway(sources: Sequence[str], *extra: str,

@@ -6,15 +6,20 @@ Ctrl+C. Ctrl+C says ``toolsearch serve: stopped (Ctrl+C)`` and keeps status 130.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from gateway_helpers import env, read_events, serve_argv, upstream_entry, write_config
+from gateway_helpers import (
+    read_events,
+    send_json,
+    stdio_gateway,
+    tool_call_message,
+    upstream_entry,
+    write_config,
+)
 from test_gateway_terminal import _children
 
 from tests.sources.source_helpers import alive
@@ -22,38 +27,18 @@ from tests.sources.source_helpers import alive
 pytestmark = pytest.mark.live
 
 
-def _send(proc: subprocess.Popen[bytes], message: dict[str, object]) -> None:
-    assert proc.stdin is not None
-    proc.stdin.write((json.dumps(message) + "\n").encode())
-    proc.stdin.flush()
-
-
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "ctrl-c"])
 def test_a_signal_mid_call_stops_the_stdio_gateway_cleanly(tmp_path: Path, sig: int) -> None:
     config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
     events = tmp_path / "events.jsonl"
-    proc = subprocess.Popen(serve_argv([str(config)], "--events", str(events)), env=env(),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    assert proc.stdout is not None and proc.stderr is not None
-    try:
-        _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "pytest-supervised", "version": "1"}}})
-        assert b'"id":1' in proc.stdout.readline()
-        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    with stdio_gateway(config, events, "pytest-supervised") as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         upstreams = _children(proc.pid)
         assert upstreams
-        _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "tool_call", "arguments": {"name": "mcp__up__nap",
-                                               "arguments": {"seconds": 30}}}})
+        send_json(proc, tool_call_message(2, "mcp__up__nap", {"seconds": 30}))
         time.sleep(1.5)  # the call is running upstream
         os.kill(proc.pid, sig)
         status = proc.wait(timeout=15)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     err = proc.stderr.read().decode(errors="replace")
     by = "SIGTERM" if sig == signal.SIGTERM else "Ctrl+C"
     assert status == (0 if sig == signal.SIGTERM else 130), err

@@ -8,14 +8,19 @@ operator could not tell a client that left from one that cancelled its call."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import textwrap
 import time
 from pathlib import Path
 
 import pytest
-from gateway_helpers import env, read_events, serve_argv, write_config
+from gateway_helpers import (
+    read_events,
+    send_json,
+    stdio_gateway,
+    tool_call_message,
+    write_config,
+)
 from test_gateway_client_left import BLOCKING_SERVER
 
 pytestmark = pytest.mark.live
@@ -34,12 +39,6 @@ WIRE_LOGGER = textwrap.dedent("""
 """Runs the upstream behind it, noting every line the gateway sends it."""
 
 
-def _send(proc: subprocess.Popen[bytes], message: dict[str, object]) -> None:
-    assert proc.stdin is not None
-    proc.stdin.write((json.dumps(message) + "\n").encode())
-    proc.stdin.flush()
-
-
 def test_a_stdio_client_that_leaves_mid_call_cancels_the_upstream_call(tmp_path: Path) -> None:
     server, logger = tmp_path / "blocker.py", tmp_path / "wire.py"
     server.write_text(BLOCKING_SERVER)
@@ -49,19 +48,9 @@ def test_a_stdio_client_that_leaves_mid_call_cancels_the_upstream_call(tmp_path:
     config = write_config(tmp_path / "servers.json", {"blk": {
         "command": sys.executable,
         "args": [str(logger), str(wire), sys.executable, str(server), str(notes)]}})
-    proc = subprocess.Popen(serve_argv([str(config)], "--events", str(events)), env=env(),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-    try:
-        _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "pytest-leaves", "version": "1"}}})
-        assert b'"id":1' in proc.stdout.readline()
-        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "tool_call", "arguments": {"name": "mcp__blk__wait_long",
-                                               "arguments": {}}}})
+    with stdio_gateway(config, events, "pytest-leaves") as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        send_json(proc, tool_call_message(2, "mcp__blk__wait_long"))
         deadline = time.monotonic() + 30
         while not notes.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -69,10 +58,6 @@ def test_a_stdio_client_that_leaves_mid_call_cancels_the_upstream_call(tmp_path:
         proc.stdin.close()  # the client leaves: both its pipes close
         proc.stdout.close()
         status = proc.wait(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     err = proc.stderr.read().decode(errors="replace")
     assert status == 0, err
     assert notes.read_text().split() == ["started", "cancelled"], err

@@ -4,15 +4,19 @@ word on it stayed "down" while the gateway served its tools again."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 import textwrap
 import time
 from pathlib import Path
 
 import pytest
-from gateway_helpers import env, serve_argv, upstream_entry, write_config
+from gateway_helpers import (
+    send_json,
+    stdio_gateway,
+    tool_call_message,
+    upstream_entry,
+    write_config,
+)
 
 pytestmark = pytest.mark.live
 
@@ -35,12 +39,6 @@ FLAKY_SERVER = textwrap.dedent("""
 """)
 
 
-def _send(proc: subprocess.Popen[bytes], message: dict[str, object]) -> None:
-    assert proc.stdin is not None
-    proc.stdin.write((json.dumps(message) + "\n").encode())
-    proc.stdin.flush()
-
-
 def test_an_upstream_said_down_is_said_up_again(tmp_path: Path) -> None:
     flaky = tmp_path / "flaky.py"
     flaky.write_text(FLAKY_SERVER)
@@ -48,26 +46,12 @@ def test_an_upstream_said_down_is_said_up_again(tmp_path: Path) -> None:
         "up": upstream_entry("up"),
         "flaky": {"command": sys.executable, "args": [str(flaky), str(tmp_path / "tried")]},
     })
-    proc = subprocess.Popen(serve_argv([str(config)], "--events",
-                                       str(tmp_path / "events.jsonl")), env=env(),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    assert proc.stdout is not None and proc.stderr is not None and proc.stdin is not None
-    try:
-        _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "pytest", "version": "1"}}})
-        assert b'"id":1' in proc.stdout.readline()
-        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "tool_call", "arguments": {"name": "mcp__up__die", "arguments": {}}}})
+    with stdio_gateway(config, tmp_path / "events.jsonl", "pytest") as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        send_json(proc, tool_call_message(2, "mcp__up__die"))
         time.sleep(6)  # both reconnected (the first retry comes within a second or two)
         proc.stdin.close()
         status = proc.wait(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     err = proc.stderr.read().decode(errors="replace")
     assert status == 0, err
     lines = err.splitlines()
