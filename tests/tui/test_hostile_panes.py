@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual import events
@@ -58,20 +59,24 @@ def _styled(app: ToolSearchApp) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("size", SIZES)
-async def test_a_recall_miss_shows_the_querys_escapes_as_text(tmp_path: Path, size) -> None:
+async def _recall_with_a_hostile_miss(app: ToolSearchApp, pilot: Any, tmp_path: Path) -> None:
+    """Recall (7) run (F5) on a query file of one query holding HOSTILE, which misses."""
     queries = tmp_path / "q.jsonl"
     queries.write_text(json.dumps({"query": "wipe " + HOSTILE, "gold": "mcp__gone__zzz"}) + "\n")
+    await settle(pilot)
+    await pilot.press("7")
+    await settle(pilot)
+    app.query_one(RecallPane).set_path(str(queries))
+    await pilot.pause()
+    await pilot.press("f5")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_recall_miss_shows_the_querys_escapes_as_text(tmp_path: Path, size) -> None:
     app = _app()
     async with app.run_test(size=size) as pilot:
-        await settle(pilot)
-        await pilot.press("7")
-        await settle(pilot)
-        pane = app.query_one(RecallPane)
-        pane.set_path(str(queries))
-        await pilot.pause()
-        await pilot.press("f5")
-        await settle(pilot)
+        await _recall_with_a_hostile_miss(app, pilot, tmp_path)
         text = "\n".join(_strips(app))
         assert "wipe \\x1b[5mB" in text  # the miss's query, its escape as text
         assert _unsafe_lines(app) == []
@@ -83,18 +88,9 @@ async def test_a_recall_miss_shows_the_querys_escapes_as_text(tmp_path: Path, si
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_a_recall_miss_picked_into_search_shows_no_escape(tmp_path: Path, size) -> None:
-    queries = tmp_path / "q.jsonl"
-    queries.write_text(json.dumps({"query": "wipe " + HOSTILE, "gold": "mcp__gone__zzz"}) + "\n")
     app = _app()
     async with app.run_test(size=size) as pilot:
-        await settle(pilot)
-        await pilot.press("7")
-        await settle(pilot)
-        pane = app.query_one(RecallPane)
-        pane.set_path(str(queries))
-        await pilot.pause()
-        await pilot.press("f5")
-        await settle(pilot)
+        await _recall_with_a_hostile_miss(app, pilot, tmp_path)
         await pilot.press("enter")  # the miss, tried in Search
         await settle(pilot)
         assert active_tab(app) == "search"
