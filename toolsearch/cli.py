@@ -19,6 +19,7 @@ from .cli_help import JSON_HELP, SOURCE_HELP, THEME_HELP, TIMEOUT_HELP
 from .cli_help import add_command as _command
 from .cli_safety import (
     SCRUB,
+    SIGTERM_STATUS,
     OneLineParser,
     bounded_assignment,
     finite_seconds,
@@ -27,6 +28,8 @@ from .cli_safety import (
     log_to_stderr,
     parse_args_json,
     positive_int,
+    sigterm_line,
+    took_sigterm,
     warn,
 )
 from .config import CONFIG_KEYS, CONFIG_TABLE, block_notes, parse_assignment, read_as_note
@@ -809,10 +812,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt:  # before _main's own handler (building the parser, ...)
-        print("toolsearch: interrupted", file=sys.stderr)
-        return 130
+        return _stopped("")
     finally:
         restore()
+
+
+def _stopped(command: str) -> int:
+    """*command* (``snapshot``, ``bench gateway``) was stopped: by Ctrl-C, ``toolsearch:
+    interrupted`` and status 130; by SIGTERM, ``toolsearch snapshot: stopped (SIGTERM)`` and
+    status 143 (it read as a Ctrl-C the user never pressed). Either way the servers it
+    started are gone and no output file is half written."""
+    if took_sigterm():
+        print(sigterm_line(command), file=sys.stderr)
+        return SIGTERM_STATUS
+    print("toolsearch: interrupted", file=sys.stderr)
+    return 130
+
+
+def _command_name(args: argparse.Namespace) -> str:
+    """The command *args* ran, as its lines name it: ``snapshot``, ``bench gateway``."""
+    return " ".join(word for word in (getattr(args, "command", None),
+                                      getattr(args, "bench", None)) if word)
 
 
 def _is_app_option(parser: argparse.ArgumentParser, word: str) -> bool:
@@ -851,10 +871,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["tui", *words])
     args.own_terminal = argv is None  # the app is opened on this process's terminal
     try:
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
     except KeyboardInterrupt:
-        print("toolsearch: interrupted", file=sys.stderr)
-        return 130
+        return _stopped(_command_name(args))
     except BrokenPipeError:
         return 0
     except Exception as exc:  # one clear line, never a traceback
@@ -869,6 +888,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
         # "HTTPS://", "ws://"): redacted as every other printed form is.
         sys.stderr.write(f"toolsearch: error: {_redacted(' '.join(message.split()))}\n")
         return 1
+    if args.command != "serve" and took_sigterm():  # the app quits on SIGTERM as on its quit
+        print(sigterm_line(_command_name(args)), file=sys.stderr)  # key: it returned, as if
+        return SIGTERM_STATUS  # the user had quit (in silence, status 0)
+    return status
 
 
 if __name__ == "__main__":

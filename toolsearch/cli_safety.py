@@ -1,6 +1,7 @@
 """The CLI's failure model: one line and exit status 1 for every error (argparse's too),
-checked numbers, ``ARGS_JSON`` without non-finite numbers, SIGTERM handled like Ctrl-C, and
-output streams that can print anything a source holds (escaped, never raw, never a crash)."""
+checked numbers, ``ARGS_JSON`` without non-finite numbers, SIGTERM that stops a command as
+Ctrl-C does (in a line and exit status of its own), and output streams that can print
+anything a source holds (escaped, never raw, never a crash)."""
 
 from __future__ import annotations
 
@@ -190,8 +191,23 @@ def harden_streams(*, escape_stdout: bool) -> Callable[[], None]:
     return restore
 
 
+#: The exit status of a command SIGTERM stopped (every command but ``serve``, for which
+#: SIGTERM is the ordinary way to stop): 128 + 15, what a shell reports for a process the
+#: signal ended, so a supervisor or script sees the work was cut short (Ctrl-C keeps 130).
+SIGTERM_STATUS = 128 + signal.SIGTERM
+
+
+def sigterm_line(command: str) -> str:
+    """The one line a command SIGTERM stopped prints: ``toolsearch snapshot: stopped
+    (SIGTERM)`` (``toolsearch: stopped (SIGTERM)`` before the command is known)."""
+    return f"toolsearch {command}".strip() + ": stopped (SIGTERM)"
+
+
 _terminated = False
 """Whether SIGTERM (not Ctrl-C) raised the current interrupt; see :func:`took_sigterm`."""
+
+_stopping = False
+"""Whether a SIGTERM is being acted on (repeats are ignored); see :func:`_terminate`."""
 
 
 def took_sigterm() -> bool:
@@ -204,8 +220,10 @@ def took_sigterm() -> bool:
 
 def _terminate(signum: int, frame: Any) -> None:
     del signum, frame
-    global _terminated
-    _terminated = True
+    global _terminated, _stopping
+    if _stopping:  # a repeat (`kill` twice, a supervisor's second try) while the first stops
+        return  # the command: it raised KeyboardInterrupt in the middle of that cleanup
+    _terminated = _stopping = True
     # The same path as Ctrl-C: the event loop cancels, every started server is stopped.
     if callable(signal.getsignal(signal.SIGINT)):
         signal.raise_signal(signal.SIGINT)
@@ -214,7 +232,11 @@ def _terminate(signum: int, frame: Any) -> None:
 
 
 def handle_sigterm() -> None:
-    """SIGTERM stops the command like SIGINT does (servers reaped, exit status 130)."""
+    """SIGTERM stops the command like SIGINT does (servers reaped), once: a second SIGTERM
+    while it stops is ignored. The command then says so in :func:`sigterm_line` and exits
+    with :data:`SIGTERM_STATUS`."""
+    global _terminated, _stopping
+    _terminated = _stopping = False
     try:
         signal.signal(signal.SIGTERM, _terminate)
     except ValueError:  # pragma: no cover - not the main thread

@@ -234,8 +234,8 @@ def test_sigterm_reaps_servers_like_sigint(tmp_path: Path, marker: str) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 130
-    assert err.decode().strip() == "toolsearch: interrupted"
+    assert proc.returncode == 143  # SIGTERM's own line and status (tests/test_cli_sigterm.py)
+    assert err.decode().strip() == "toolsearch assemble: stopped (SIGTERM)"
     no_leftovers(marker)
 
 
