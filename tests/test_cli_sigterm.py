@@ -32,13 +32,20 @@ STUBBORN = ("import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\
             "while True: time.sleep(1)\n")
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _sigterm(argv: list[str], ready: Callable[[set[int]], bool], *, times: int = 1,
-             settle: float = 0.3, wait: float = 60) -> tuple[int, str, set[int]]:
+             settle: float = 0.3, wait: float = 60, background: bool = False
+             ) -> tuple[int, str, set[int]]:
     """Start *argv*, wait until ``ready(descendants seen)``, send SIGTERM *times* times to its
-    pid only; (status, stderr, descendants seen), after checking none of them is left."""
+    pid only; (status, stderr, descendants seen), after checking none of them is left.
+    *background*: started as a shell starts a background job (``cmd &``), SIGINT ignored."""
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, env=_env(), cwd=REPO,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=_ignore_sigint if background else None)
     seen: set[int] = set()
     try:
         deadline = time.monotonic() + wait
@@ -97,6 +104,17 @@ def test_sigterm_during_a_bench_names_the_bench() -> None:
         _argv("bench", "speed", "--sizes", "3000,3000,3000,3000", "--catalogs", "/nonexistent"),
         lambda _seen: time.monotonic() - started > 2.5, settle=0)
     _one_stopped_line(status, err, "bench speed")
+
+
+@pytest.mark.live
+def test_sigterm_to_a_background_command_starting_servers_is_one_line(tmp_path: Path) -> None:
+    """`toolsearch assemble servers.json &` from a script, then `kill $!` as its servers
+    start: SIGINT is ignored there, so SIGTERM interrupts at once, inside a task starting a
+    server, and the task group's exception group came out as a traceback, status 1."""
+    config = _servers_config(tmp_path, 20)
+    status, err, _seen = _sigterm(_argv("assemble", str(config)), lambda seen: bool(seen),
+                                  settle=0, background=True)
+    _one_stopped_line(status, err, "assemble")
 
 
 @pytest.mark.live

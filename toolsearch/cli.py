@@ -829,6 +829,19 @@ def _stopped(command: str) -> int:
     return 130
 
 
+def _run_command(args: argparse.Namespace) -> Any:
+    """The command's function. An interrupt that reached a task of a task group (servers
+    being started) comes out wrapped in an exception group: it is the KeyboardInterrupt it
+    holds (it printed a traceback of the group, status 1: SIGTERM to a command started in
+    the background, where SIGINT is ignored and SIGTERM interrupts at once)."""
+    try:
+        return args.func(args)
+    except BaseExceptionGroup as group:
+        if group.subgroup(KeyboardInterrupt) is None:
+            raise
+        raise KeyboardInterrupt from None
+
+
 def _command_name(args: argparse.Namespace) -> str:
     """The command *args* ran, as its lines name it: ``snapshot``, ``bench gateway``."""
     return " ".join(word for word in (getattr(args, "command", None),
@@ -871,7 +884,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["tui", *words])
     args.own_terminal = argv is None  # the app is opened on this process's terminal
     try:
-        status = int(args.func(args) or 0)
+        status = int(_run_command(args) or 0)
     except KeyboardInterrupt:
         return _stopped(_command_name(args))
     except BrokenPipeError:
