@@ -618,6 +618,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
         value = getattr(args, option, None)
         if value is not None and not value.strip():
             raise CliError(f"--{option} {value!r}: empty; {hint}")
+    _check_app_mode(args)
     load = _app_loader(args)
     if tui_gateway(args, load):  # --follow EVENTS or --serve [HOST:]PORT
         return 0
@@ -625,6 +626,22 @@ def cmd_tui(args: argparse.Namespace) -> int:
     run_app(args.sources or [DEFAULT_SAMPLE], context=args.context, profile=args.profile,
             theme=args.theme, timeout=args.timeout)
     return 0
+
+
+def _check_app_mode(args: argparse.Namespace) -> None:
+    """Refuse options the app's mode would silently drop: ``--follow`` opened the follow
+    view and ignored ``--serve`` and every SOURCE; ``--events`` and ``--token-env`` without
+    ``--serve`` did nothing."""
+    if args.follow is not None and args.serve is not None:
+        raise CliError("--follow and --serve: give one (--follow watches a gateway that runs "
+                       "elsewhere, through its events file; --serve hosts one in the app)")
+    if args.follow is not None and args.sources:
+        raise CliError("--follow: the servers come from the gateway's events file; leave "
+                       f"out the SOURCEs ({_redacted(' '.join(args.sources))})")
+    for option in ("events", "token_env"):
+        if getattr(args, option) is not None and args.serve is None:
+            raise CliError(f"--{option.replace('_', '-')}: only with --serve [HOST:]PORT "
+                           "(the gateway the app hosts)")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
