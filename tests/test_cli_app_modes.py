@@ -34,3 +34,17 @@ def test_each_mode_on_its_own_still_reaches_the_terminal_check(tmp_path: Path) -
     for argv in (["--follow", str(events)], ["seed-demo", "--serve", "0", "--events",
                                              str(events), "--token-env", "HOME"]):
         assert "the app needs a terminal" in one_error(run("tui", *argv, cwd=tmp_path))
+
+
+def test_the_help_says_what_follow_and_tune_save_take() -> None:
+    """`tui --follow`'s help did not say the SOURCEs are not its to take (now refused);
+    `tune --save` and `--config` named only a Hermes config.yaml, while a YAML catalog is
+    saved into too (and a JSON catalog refused)."""
+    from tests.test_cli_newuser import _parsers
+
+    parsers = dict(_parsers())
+    follow = parsers["tui"]._option_string_actions["--follow"].help or ""
+    assert "no SOURCE" in follow
+    for option in ("--save", "--config"):
+        said = parsers["tune"]._option_string_actions[option].help or ""
+        assert "Hermes config.yaml or" in said and "YAML catalog" in said, said

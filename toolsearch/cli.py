@@ -772,10 +772,11 @@ def build_parser() -> argparse.ArgumentParser:
         "; several are merged") + " (one)")
     _common(p)
     p.add_argument("--save", action="store_true",
-                   help="write the clamped values into the Hermes config.yaml (backup kept; "
-                        "default: preview only)")
+                   help="write the clamped values into SOURCE, a Hermes config.yaml or a "
+                        "YAML catalog (backup kept; default: preview only)")
     p.add_argument("--config", metavar="PATH",
-                   help="the Hermes config.yaml to save into (default: SOURCE)")
+                   help="with --save: the Hermes config.yaml or YAML catalog to save into "
+                        "instead (default: SOURCE)")
     p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.set_defaults(func=cmd_tune)
 

@@ -245,7 +245,8 @@ def _serve(args: argparse.Namespace) -> int:
 def add_tui_gateway_args(p: argparse.ArgumentParser) -> None:
     """``tui --follow EVENTS`` and ``tui SOURCE... --serve [HOST:]PORT``."""
     p.add_argument("--follow", metavar="EVENTS", default=None,
-                   help="watch a running gateway through its events file (default: off)")
+                   help="watch a running gateway through its events file, with no "
+                        "SOURCE: its servers are the gateway's (default: off)")
     p.add_argument("--serve", metavar="[HOST:]PORT", default=None,
                    help="host the gateway in the app (streamable HTTP at /mcp; default: "
                         "off)")
