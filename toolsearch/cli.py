@@ -443,6 +443,11 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
                        "written over: copy it first (cp it to my.yaml) or give another -o file")
     workspace = load_workspace(args.sources, timeout=args.timeout)
     out = Path(args.output)
+    failed = [t.name for t in workspace.toolsets if t.error]
+    if failed and len(failed) == len(workspace.toolsets):  # a catalog of failures only: it
+        # replaced a good catalog (every server down, offline) with none of its tools
+        raise CliError(f"nothing written: every server failed ({', '.join(failed)}); "
+                       f"{out} is left as it was")
     tuned = replaced_tool_search(out, workspace)
     backup = write_catalog_file(workspace, out, name=args.name, sources=args.sources,
                                 force=args.force, keep_tuned=True)

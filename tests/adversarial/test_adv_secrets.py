@@ -13,6 +13,7 @@ from adv_helpers import (
     free_port,
     no_leftovers,
     raw_server,
+    sdk_server,
     start,
     stop,
     write_yaml_config,
@@ -36,6 +37,12 @@ def test_a_server_printing_its_token_leaks_nothing(tmp_path: Path, marker: str) 
         assert "using token ***" in run.output
     out = tmp_path / "snap.yaml"
     run = cli("snapshot", str(config), "-o", str(out), "--timeout", "10", timeout=30)
+    assert run.returncode == 1 and "nothing written: every server failed" in run.stderr, run
+    assert SECRET not in run.output and not out.exists()
+    # beside a server that answers, the catalog is written with the failure recorded
+    both = write_yaml_config(tmp_path / "both.yaml", "mcp_servers",
+                             {"noisy": entry, "ok": sdk_server(marker)})
+    run = cli("snapshot", str(both), "-o", str(out), "--timeout", "10", timeout=30)
     assert run.returncode == 0, run
     assert SECRET not in out.read_text() and SECRET not in run.output
     no_leftovers(marker)
