@@ -348,7 +348,8 @@ class RecallPane(Vertical):
             # a query file's text is shown with its escapes as text (ESC[2J in a query reached
             # the terminal raw); the pick keeps the query as written, for Search
             table.set_rows([(key, (profile, Content(shown(query, one_line=True)),
-                                   Content(shown(gold, one_line=True)), Content(returned)))
+                                   Content(shown(gold, one_line=True)),
+                                   Content(shown(returned, one_line=True))))
                             for key, profile, query, gold, returned in rows])
             self._picks = {key: query for key, _, query, _, _ in rows}
             head.update(Content.assemble(("Misses", "bold"), _misses_note(view, len(rows))))
@@ -358,7 +359,7 @@ class RecallPane(Vertical):
             for r in view.reach:
                 for i, u in enumerate(r.unreached):
                     key = f"{r.profile}:{i}"
-                    lines.append((key, (r.profile, Content(u.name),
+                    lines.append((key, (r.profile, Content(shown(u.name, one_line=True)),
                                         Content("; ".join(u.reasons)))))
                     self._picks[key] = u.description_query or u.name_query
             table.set_rows(lines)

@@ -17,6 +17,7 @@ from textual.widgets import Checkbox, DataTable, Input, Static
 
 from toolsearch.bm25 import Hit
 from toolsearch.profiles import PROFILE_NAMES
+from toolsearch.textsafe import shown
 
 from ..key_order import focus_now
 from ..messages import PaneMessage
@@ -59,7 +60,8 @@ def hit_cells(rank: int, hit: Hit) -> tuple[object, ...]:
         note = Content.styled("\u2605 exact", "$outcome-ok")
     else:
         note = ""
-    return (str(rank), f"{hit.score:.2f}", Content(hit.name), Content(terms), note)
+    return (str(rank), f"{hit.score:.2f}", Content(shown(hit.name, one_line=True)),
+            Content(shown(terms, one_line=True)), note)
 
 
 def result_head(result: ProfileHits) -> Content:

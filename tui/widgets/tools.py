@@ -53,8 +53,8 @@ def row_key(row: ToolRow) -> str:
 
 def cells(row: ToolRow) -> tuple[object, ...]:
     label, style = TOOL_LABELS.get(row.status, (row.status, ""))
-    return (Content.styled(label, style), Content(row.name), row.rule, Content(row.toolset),
-            fmt(row.tokens))
+    return (Content.styled(label, style), Content(shown(row.name, one_line=True)), row.rule,
+            Content(shown(row.toolset, one_line=True)), fmt(row.tokens))
 
 
 def sort_value(row: ToolRow, column: int) -> str | float:
