@@ -739,8 +739,11 @@ class Gateway:
         if sock is None:
             sock = listen_socket(host, port)
         port = sock.getsockname()[1]  # the port given, or the free one port 0 found
+        # log_config=None: uvicorn's lines go through the log as every other warning (the
+        # app hosting the gateway shows them, then prints them at exit), not through a stderr
+        # handler of uvicorn's own, which wrote under the app's screen or into nothing.
         config = uvicorn.Config(self.http_app(host, token), host=host, port=port,
-                                log_level="warning", lifespan="on")
+                                log_level="warning", lifespan="on", log_config=None)
 
         class _Server(uvicorn.Server):
             def capture_signals(self) -> Any:
@@ -775,6 +778,17 @@ class _CutStreamsUnsaid(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         return not (self.server.should_exit and record.getMessage() == UNFINISHED_RESPONSE)
+
+
+def _not_a_cancelled_lifespan(record: logging.LogRecord) -> bool:
+    """uvicorn's traceback of a cancelled lifespan: the app hosting the gateway stops it by
+    cancelling (not by uvicorn's own shutdown), a stop asked for, not a fault. It can come
+    after :meth:`Gateway.serve_http` returned, so this filter stays on uvicorn's log."""
+    said = record.getMessage().rstrip()
+    return not (said.endswith("CancelledError") and "lifespan" in said)
+
+
+logging.getLogger("uvicorn.error").addFilter(_not_a_cancelled_lifespan)
 
 
 CLIENT_LEFT = "toolsearch.client_left"
