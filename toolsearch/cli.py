@@ -449,12 +449,17 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
         raise CliError(f"nothing written: every server failed ({', '.join(failed)}); "
                        f"{out} is left as it was")
     tuned = replaced_tool_search(out, workspace)
+    # a server that failed this time is recorded without its tools: the catalog it replaces
+    # may hold them, and is kept as FILE.bak (it was replaced outright)
     backup = write_catalog_file(workspace, out, name=args.name, sources=args.sources,
-                                force=args.force, keep_tuned=True)
+                                force=args.force, keep_tuned=True, keep_previous=bool(failed))
     if backup is not None and tuned:
         now = "the SOURCEs' block" if workspace.tool_search is not None else "none"
         warn(f"{out}: its tuned tool_search block ({_redacted(tuned)}) was replaced by {now}; "
              f"the previous file is in {backup}")
+    elif backup is not None and failed:
+        warn(f"{out} replaced while {', '.join(failed)} failed (recorded without tools); its "
+             f"previous content is in {backup}")
     elif backup is not None:
         warn(f"{out} replaced (--force); its previous content is in {backup}")
     tools = sum(len(t.tools) for t in workspace.toolsets)
