@@ -47,3 +47,10 @@ def test_a_snapshot_with_a_failed_server_keeps_the_catalog_it_replaces(tmp_path:
             f"its previous content is in {out}.bak") in done.stderr.splitlines()
     assert (tmp_path / "catalog.yaml.bak").read_bytes() == good
     assert out.read_bytes() != good
+
+
+def test_the_help_of_output_says_when_a_backup_is_kept_and_when_nothing_is_written() -> None:
+    from tests.test_cli_newuser import _parsers
+
+    said = dict(_parsers())["snapshot"]._option_string_actions["-o"].help or ""
+    assert "or a server failed" in said and "nothing is written when every server failed" in said

@@ -766,7 +766,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the catalog file to write, .yaml or .json (required; an existing "
                         "catalog is replaced, kept as FILE.bak when the new one changes its "
-                        "tool_search block)")
+                        "tool_search block or a server failed; nothing is written when every "
+                        "server failed)")
     p.add_argument("--name", default=None,
                    help="catalog name to record (default: the SOURCE's name, else FILE's)")
     p.add_argument("--force", action="store_true",
