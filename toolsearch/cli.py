@@ -441,6 +441,7 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     if _is_bundled_sample(args.output) and os.path.exists(args.output):
         raise CliError(f"{args.output} is the bundled sample that ships with toolsearch, not "
                        "written over: copy it first (cp it to my.yaml) or give another -o file")
+    _check_utf8("--name", args.name)  # before any server starts
     workspace = load_workspace(args.sources, timeout=args.timeout)
     out = Path(args.output)
     failed = [t.name for t in workspace.toolsets if t.error]
@@ -467,6 +468,16 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     print(f"wrote {out}: {len(workspace.toolsets) - len(errors)} toolsets, {tools} tools"
           + (f" ({len(errors)} failed: {', '.join(t.name for t in errors)})" if errors else ""))
     return 0
+
+
+def _check_utf8(option: str, value: str | None) -> None:
+    """Refuse a value that is not UTF-8 text (a byte the shell passed as is, read as a lone
+    surrogate): written into a file, it failed late, as ``UnicodeEncodeError: 'utf-8' codec
+    can't encode character '\\udcff' ...``."""
+    bad = next((ch for ch in value or "" if 0xDC80 <= ord(ch) <= 0xDCFF), None)
+    if bad is not None:
+        raise CliError(f"{option}: not UTF-8 text (it holds the byte 0x{ord(bad) - 0xDC00:02x}); "
+                       "give it in UTF-8")
 
 
 def _check_tune_target(args: argparse.Namespace) -> None:
