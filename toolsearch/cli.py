@@ -391,6 +391,9 @@ def _stdin_text() -> str:
     long or too quoted for a shell word."""
     from .sources.filesafe import MAX_FILE_BYTES
 
+    if _stream_is_terminal(sys.stdin):  # typed by hand: it waited without a word
+        print("toolsearch call: reading ARGS_JSON from the terminal; type the JSON object, "
+              "then Ctrl+D on a line of its own", file=sys.stderr)
     try:
         raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
     except (AttributeError, OSError) as exc:  # stdin closed (None) or unreadable
