@@ -31,3 +31,26 @@ def test_a_snapshot_of_only_failed_servers_leaves_the_catalog_as_it_was(tmp_path
     done = run("snapshot", url, "-o", str(tmp_path / "new.yaml"), "--timeout", "5",
                cwd=tmp_path)
     assert done.returncode == 1 and not (tmp_path / "new.yaml").exists()
+
+
+def test_a_snapshot_with_a_failed_server_keeps_the_catalog_it_replaces(tmp_path: Path) -> None:
+    """A server that fails this time is recorded without its tools: the catalog replaced may
+    hold them (the last snapshot, when it answered), and was replaced outright."""
+    out = tmp_path / "catalog.yaml"
+    assert run("snapshot", "seed-demo", "-o", str(out), cwd=tmp_path).returncode == 0
+    good = out.read_bytes()
+    done = run("snapshot", "seed-demo", f"down=http://127.0.0.1:{_closed_port()}/mcp", "-o",
+               str(out), "--timeout", "5", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "(1 failed: down)" in done.stdout
+    assert (f"toolsearch: warning: {out} replaced while down failed (recorded without tools); "
+            f"its previous content is in {out}.bak") in done.stderr.splitlines()
+    assert (tmp_path / "catalog.yaml.bak").read_bytes() == good
+    assert out.read_bytes() != good
+
+
+def test_the_help_of_output_says_when_a_backup_is_kept_and_when_nothing_is_written() -> None:
+    from tests.test_cli_newuser import _parsers
+
+    said = dict(_parsers())["snapshot"]._option_string_actions["-o"].help or ""
+    assert "or a server failed" in said and "nothing is written when every server failed" in said

@@ -391,6 +391,9 @@ def _stdin_text() -> str:
     long or too quoted for a shell word."""
     from .sources.filesafe import MAX_FILE_BYTES
 
+    if _stream_is_terminal(sys.stdin):  # typed by hand: it waited without a word
+        print("toolsearch call: reading ARGS_JSON from the terminal; type the JSON object, "
+              "then Ctrl+D on a line of its own", file=sys.stderr)
     try:
         raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
     except (AttributeError, OSError) as exc:  # stdin closed (None) or unreadable
@@ -441,6 +444,7 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     if _is_bundled_sample(args.output) and os.path.exists(args.output):
         raise CliError(f"{args.output} is the bundled sample that ships with toolsearch, not "
                        "written over: copy it first (cp it to my.yaml) or give another -o file")
+    _check_utf8("--name", args.name)  # before any server starts
     workspace = load_workspace(args.sources, timeout=args.timeout)
     out = Path(args.output)
     failed = [t.name for t in workspace.toolsets if t.error]
@@ -449,12 +453,17 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
         raise CliError(f"nothing written: every server failed ({', '.join(failed)}); "
                        f"{out} is left as it was")
     tuned = replaced_tool_search(out, workspace)
+    # a server that failed this time is recorded without its tools: the catalog it replaces
+    # may hold them, and is kept as FILE.bak (it was replaced outright)
     backup = write_catalog_file(workspace, out, name=args.name, sources=args.sources,
-                                force=args.force, keep_tuned=True)
+                                force=args.force, keep_tuned=True, keep_previous=bool(failed))
     if backup is not None and tuned:
         now = "the SOURCEs' block" if workspace.tool_search is not None else "none"
         warn(f"{out}: its tuned tool_search block ({_redacted(tuned)}) was replaced by {now}; "
              f"the previous file is in {backup}")
+    elif backup is not None and failed:
+        warn(f"{out} replaced while {', '.join(failed)} failed (recorded without tools); its "
+             f"previous content is in {backup}")
     elif backup is not None:
         warn(f"{out} replaced (--force); its previous content is in {backup}")
     tools = sum(len(t.tools) for t in workspace.toolsets)
@@ -462,6 +471,16 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     print(f"wrote {out}: {len(workspace.toolsets) - len(errors)} toolsets, {tools} tools"
           + (f" ({len(errors)} failed: {', '.join(t.name for t in errors)})" if errors else ""))
     return 0
+
+
+def _check_utf8(option: str, value: str | None) -> None:
+    """Refuse a value that is not UTF-8 text (a byte the shell passed as is, read as a lone
+    surrogate): written into a file, it failed late, as ``UnicodeEncodeError: 'utf-8' codec
+    can't encode character '\\udcff' ...``."""
+    bad = next((ch for ch in value or "" if 0xDC80 <= ord(ch) <= 0xDCFF), None)
+    if bad is not None:
+        raise CliError(f"{option}: not UTF-8 text (it holds the byte 0x{ord(bad) - 0xDC00:02x}); "
+                       "give it in UTF-8")
 
 
 def _check_tune_target(args: argparse.Namespace) -> None:
@@ -761,7 +780,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the catalog file to write, .yaml or .json (required; an existing "
                         "catalog is replaced, kept as FILE.bak when the new one changes its "
-                        "tool_search block)")
+                        "tool_search block or a server failed; nothing is written when every "
+                        "server failed)")
     p.add_argument("--name", default=None,
                    help="catalog name to record (default: the SOURCE's name, else FILE's)")
     p.add_argument("--force", action="store_true",

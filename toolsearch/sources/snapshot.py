@@ -149,18 +149,19 @@ def format_for(path: Path) -> str:
 
 def write_catalog_file(workspace: Workspace, path: Path, *, name: str | None = None,
                        sources: Sequence[str] = (), force: bool = False,
-                       keep_tuned: bool = False) -> Path | None:
+                       keep_tuned: bool = False, keep_previous: bool = False) -> Path | None:
     """Write ``workspace`` to ``path`` (YAML for .yaml/.yml, JSON for .json) atomically.
 
     The operator's files are never clobbered: an output that is one of the *sources*, or an
     existing file that is not a catalog, is refused unless *force* (and then a ``.bak`` copy is
     kept). *keep_tuned*: a catalog whose ``tool_search`` block the new one replaces
-    (:func:`replaced_tool_search`) is backed up too. Returns the backup's path, if one was
-    made."""
+    (:func:`replaced_tool_search`) is backed up too, and with *keep_previous* any existing
+    file. Returns the backup's path, if one was made."""
     path = Path(path)
     text = catalog_text(workspace, fmt=format_for(path), name=name or workspace.name or path.stem)
     kept = check_output(path, sources, force=force)
-    if not kept and not (keep_tuned and replaced_tool_search(path, workspace)):
+    if not kept and not keep_previous and not (keep_tuned and
+                                               replaced_tool_search(path, workspace)):
         atomic_write_text(path, text)
         return None
     # the previous backup is replaced only once the new catalog is in place
