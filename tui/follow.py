@@ -52,13 +52,12 @@ POLL_SECONDS = 0.25
 SERVING = " \u00b7 serving on "
 STARTING = " \u00b7 gateway starting on "
 STOPPED = " \u00b7 gateway NOT serving: "
-GATEWAY_MARKS = (SERVING, STARTING, STOPPED)
+"""What the header says of the hosted gateway: listening (its URL and clients), not yet, or
+stopped (the reason), never "serving" before it listens."""
 NAME_ROOM = 20
 """The most of the workspace's name the header holds in front of the gateway's state: the
 state comes right after the name, and the tier and profile last (at 80 columns "followed
 (stopped)" or "gateway NOT serving" fell off the end after them)."""
-"""What the header says of the hosted gateway: listening (its URL and clients), not yet, or
-stopped (the reason), never "serving" before it listens."""
 
 
 LIVENESS_SECONDS = 1.0
