@@ -102,6 +102,9 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, SaveActions, DemoA
     # the subtitle names the tier: its header repaints itself (Textual's own repaints the
     # whole screen, 5-12 ms of a tuning change that moves the tier)
     sub_title: Reactive[str] = Reactive("", compute=False, repaint=False)
+    title_parts: tuple[str, str] = ("", "")
+    """The subtitle's workspace name and its tier and profile (a gateway's state goes
+    between them)."""
 
     def __init__(self, sources: Sequence[str] = (), *, workspace: Workspace | None = None,
                  context: int | None = None, profile: str = "seed", theme: str | None = None,
@@ -269,8 +272,8 @@ class ToolSearchApp(QuitAfterMounts, AppSpeedups, AppActions, SaveActions, DemoA
             return
         a = session.assembly
         name = shown(session.workspace.name or "workspace", one_line=True)  # a catalog's own
-        self.sub_title = (f"{name} \u00b7 tier {a.tier} "
-                          f"\u00b7 {session.config.profile}")
+        self.title_parts = (name, f" \u00b7 tier {a.tier} \u00b7 {session.config.profile}")
+        self.sub_title = "".join(self.title_parts)
         if self._exact_enabled:
             if self._exact_timer is not None:
                 self._exact_timer.stop()

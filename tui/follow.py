@@ -52,9 +52,12 @@ POLL_SECONDS = 0.25
 SERVING = " \u00b7 serving on "
 STARTING = " \u00b7 gateway starting on "
 STOPPED = " \u00b7 gateway NOT serving: "
-GATEWAY_MARKS = (SERVING, STARTING, STOPPED)
 """What the header says of the hosted gateway: listening (its URL and clients), not yet, or
 stopped (the reason), never "serving" before it listens."""
+NAME_ROOM = 20
+"""The most of the workspace's name the header holds in front of the gateway's state: the
+state comes right after the name, and the tier and profile last (at 80 columns "followed
+(stopped)" or "gateway NOT serving" fell off the end after them)."""
 
 
 LIVENESS_SECONDS = 1.0
@@ -209,6 +212,14 @@ class GatewayApp(ToolSearchApp):
             yield widget
 
 
+def gateway_title(parts: tuple[str, str], state: str) -> str:
+    """The header's subtitle with the gateway's *state* right after the workspace's name
+    (cut to :data:`NAME_ROOM`), the tier and profile last."""
+    name, rest = parts
+    name = name if len(name) <= NAME_ROOM else name[: NAME_ROOM - 1] + "\u2026"
+    return f"{name}{state}{rest}"
+
+
 class FollowApp(GatewayApp):
     """The app following a gateway's events file."""
 
@@ -276,6 +287,7 @@ class FollowApp(GatewayApp):
             self._base_title = self.sub_title
             self._title()
 
+
     def _title(self) -> None:
         if not self._base_title:
             return
@@ -283,10 +295,11 @@ class FollowApp(GatewayApp):
         served = shown(_text(self._record.get("serving"))[:200], one_line=True) or "a gateway"
         if self.gone:  # the word before the address: a long one is cut off at 80 columns
             why = self.gone.removeprefix(GONE_PREFIX)
-            self.sub_title = f"{self._base_title}{FOLLOWED}(stopped) {served} \u00b7 {why}"
+            self.sub_title = gateway_title(self.title_parts,
+                                           f"{FOLLOWED}(stopped) {served} \u00b7 {why}")
             return
         state = f" \u00b7 {clients:.0f} client(s)" if clients is not None else ""
-        self.sub_title = f"{self._base_title}{FOLLOWING}{served}{state}"
+        self.sub_title = gateway_title(self.title_parts, f"{FOLLOWING}{served}{state}")
 
     def _look(self) -> None:
         """Whether the gateway still runs (looked at every :data:`LIVENESS_SECONDS`): once
@@ -470,9 +483,6 @@ class ServeApp(GatewayApp):
         session = self.session
         if session is None:
             return
-        base = self.sub_title
-        for mark in GATEWAY_MARKS:
-            base = base.split(mark)[0]
         if self.serving:
             state = f"{SERVING}{self.serving} \u00b7 {self.clients} client(s)"
         elif self.stopped:
@@ -480,7 +490,7 @@ class ServeApp(GatewayApp):
         else:
             shown = f"[{self.host}]" if ":" in self.host else self.host
             state = f"{STARTING}{shown}:{self.port}"
-        self.sub_title = base + state
+        self.sub_title = gateway_title(self.title_parts, state)
 
     def watch_session(self, session: SessionState | None) -> None:
         super().watch_session(session)

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from ..widgets.bounded_input import PathInput
 from ..widgets.footer import KeyFooter
 
 EXPLAIN = (
@@ -46,7 +47,7 @@ class SavePathScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="save-box"):
             yield Static(EXPLAIN, markup=False)
-            yield Input(self._default, id="save-path", compact=True)
+            yield PathInput(self._default, id="save-path", compact=True)
             yield Static("", id="save-error", markup=False)
             with Horizontal(id="save-buttons"):
                 yield Button("Save (Enter)", id="save-ok", variant="primary", compact=True)
@@ -56,8 +57,8 @@ class SavePathScreen(ModalScreen[str | None]):
     @on(Input.Submitted, "#save-path")
     @on(Button.Pressed, "#save-ok")
     def _ok(self) -> None:
-        field = self.query_one("#save-path", Input)
-        path = field.value.strip()
+        field = self.query_one("#save-path", PathInput)
+        path = field.path.strip()
         why = self._refusal(Path(path).expanduser()) if path and self._refusal else None
         if why:
             self.query_one("#save-error", Static).update(f"\u2716 {why}")

@@ -38,3 +38,29 @@ class BoundedInput(Input):
             self.replace(line[:room], start, end)
         self.notify(f"Pasted text cut to {room:,} of its {len(line):,} characters: this field "
                     f"holds {self.max_length:,}.", title="Paste", severity="warning", timeout=6)
+
+
+class PathInput(Input):
+    """A field for a file's path that, like :class:`BoundedInput`, shows no control
+    character: a typed or pasted ESC (or a path given with one) is shown as a space, where
+    it reached the terminal raw. A path set by the app (:meth:`set_path`, the initial value)
+    is kept as given while the field still shows it, so a file whose name holds such a
+    character is still the one read or written; once the operator edits the field, its
+    text is the path."""
+
+    def __init__(self, value: str | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(value, *args, **kwargs)
+        self._given = value or ""
+
+    def validate_value(self, value: str) -> str:
+        return blanked(value)
+
+    def set_path(self, path: str) -> None:
+        self._given = path
+        self.value = path
+
+    @property
+    def path(self) -> str:
+        """The path the field stands for: the one set by the app while unedited."""
+        value = self.value
+        return self._given if value == blanked(self._given) else value

@@ -23,6 +23,7 @@ from toolsearch.textsafe import shown
 from ..key_order import focus_now
 from ..messages import PaneMessage
 from ..recall_view import PROFILE_CHOICES, RecallStep, RecallView, profiles_for, recall_basis
+from .bounded_input import PathInput
 from .sortable import SortableTable
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ class RecallPane(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="recall-bar"):
-            yield Input(placeholder="query file: JSON lines, one {\"query\", \"gold\"} "
+            yield PathInput(placeholder="query file: JSON lines, one {\"query\", \"gold\"} "
                         "object per line", id="recall-path", compact=True)
             yield Select(PROFILE_CHOICES, allow_blank=False, value="both", id="recall-profile",
                          compact=True)
@@ -153,9 +154,9 @@ class RecallPane(Vertical):
     def _fill_path(self) -> None:
         if not self.is_mounted:
             return
-        field = self.query_one("#recall-path", Input)
+        field = self.query_one("#recall-path", PathInput)
         if not field.value and self.default_path:
-            field.value = self.default_path
+            field.set_path(self.default_path)
             self.call_after_refresh(self._show_path_end)
 
     def _show_path_end(self) -> None:
@@ -200,14 +201,14 @@ class RecallPane(Vertical):
 
     @property
     def path(self) -> str:
-        return self.query_one("#recall-path", Input).value
+        return self.query_one("#recall-path", PathInput).path
 
     @property
     def profiles(self) -> tuple[str, ...]:
         return profiles_for(str(self.query_one("#recall-profile", Select).value))
 
     def set_path(self, path: str) -> None:
-        self.query_one("#recall-path", Input).value = path
+        self.query_one("#recall-path", PathInput).set_path(path)
 
     def set_profiles(self, choice: str) -> None:
         self.query_one("#recall-profile", Select).value = choice
