@@ -291,9 +291,26 @@ async def _send_line(raw: bytes, sink: Any, awaited: _Awaited | None, replies: A
     except Exception as exc:  # noqa: BLE001 - any refusal is answered the same way
         await _refuse(line, exc, replies, awaited)
         return
+    if isinstance(message, types.JSONRPCNotification) and _has_id(line):
+        # a request whose id is no string or integer ({"a": 1}, 1.5, null): the SDK read it
+        # as a notification (the id dropped) and ran it with no reply, the client waiting
+        await _refuse(line, ValueError("the id is not a string or an integer"), replies,
+                      awaited)
+        return
     if awaited is not None:
         awaited.read(message)
     await sink.send(SessionMessage(message))
+
+
+def _has_id(line: str) -> bool:
+    """Whether the JSON object *line* has an ``id`` member (of any value)."""
+    import pydantic_core
+
+    try:
+        data = pydantic_core.from_json(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and "id" in data
 
 
 _JSON_KINDS = {str: "string", int: "number", float: "number", bool: "boolean",
