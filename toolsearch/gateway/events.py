@@ -107,6 +107,51 @@ def redact_value(value: Any, secrets: Iterable[str] = ()) -> Any:
     return redact_text(str(value)[: MAX_STRING + 100], secrets)[:MAX_STRING]
 
 
+def sent_secrets(value: Any) -> list[str]:
+    """The strings *value* (a call's arguments) holds under a secret-looking name, at any
+    depth: masked wherever the record repeats them (an upstream's error quoting the input
+    back, ``input_value={'session': '...'}``), not only under their name."""
+    found: list[str] = []
+
+    def walk(v: Any, hidden: bool, depth: int) -> None:
+        if depth > 64 or len(found) > 256:
+            return
+        if isinstance(v, Mapping):
+            for key, item in v.items():
+                walk(item, hidden or is_sensitive_name(str(key)), depth + 1)
+        elif isinstance(v, list | tuple):
+            for item in v:
+                walk(item, hidden, depth + 1)
+        elif hidden and v is not None and not isinstance(v, bool):
+            found.append(str(v)[: MAX_STRING * 4])
+
+    walk(value, False, 0)
+    return found
+
+
+def call_record(*, client: str, bridge: str, tool: str | None, outcome: str, ms: float,
+                arguments: Any, arg_bytes: int, result_bytes: int, summary: str = "",
+                secrets: Iterable[str] = ()) -> dict[str, Any]:
+    """A call as the gateway records and shows it (the events file's ``call`` line but its
+    ``type`` and ``time``, and the app's Activity feed): secrets redacted, long values
+    clipped, the client's words made visible."""
+    secrets = (*secrets, *sent_secrets(arguments))
+    shown = redact_value(arguments, secrets)
+    text = json.dumps(shown, ensure_ascii=False, default=str)
+    if len(text) > MAX_ARGUMENTS:
+        shown = {"_clipped": f"{arg_bytes} bytes", "preview": text[:200]}
+    # the names are the client's words (an unknown tool's name is its ``bridge``): a
+    # 10,000-character name or one holding escapes is clipped and made visible here
+    return {
+        "client": display_text(client, NAME_SHOWN, secrets),
+        "bridge": display_text(bridge, MAX_STRING, secrets),
+        "tool": display_text(tool, MAX_STRING, secrets) if tool is not None else None,
+        "outcome": outcome, "ms": round(ms, 3),
+        "arg_bytes": arg_bytes, "result_bytes": result_bytes, "arguments": shown,
+        "summary": text_shown(redact_text(summary[:MAX_STRING + 100], secrets)[:MAX_STRING]),
+    }
+
+
 def _now(at: float | None = None) -> str:
     when = datetime.now(UTC) if at is None else datetime.fromtimestamp(at, UTC)
     return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -241,26 +286,20 @@ class EventLog:
         with self._lock:
             self._write_pending()
 
-    def call(self, *, client: str, bridge: str, tool: str | None, outcome: str, ms: float,
-             arguments: Any, arg_bytes: int, result_bytes: int, summary: str = "",
-             at: float | None = None, flush: bool = True) -> None:
-        """One ``call`` line; ``at`` is when the call was made (``time.time()``, default
-        now)."""
-        shown = redact_value(arguments, self._secrets)
-        text = json.dumps(shown, ensure_ascii=False, default=str)
-        if len(text) > MAX_ARGUMENTS:
-            shown = {"_clipped": f"{arg_bytes} bytes", "preview": text[:200]}
-        # the names are the client's words (an unknown tool's name is its ``bridge``): a
-        # 10,000-character name or one holding escapes is clipped and made visible here
-        self._write({
-            "type": "call", "time": _now(at),
-            "client": display_text(client, NAME_SHOWN, self._secrets),
-            "bridge": display_text(bridge, MAX_STRING, self._secrets),
-            "tool": display_text(tool, MAX_STRING, self._secrets) if tool is not None else None,
-            "outcome": outcome, "ms": round(ms, 3),
-            "arg_bytes": arg_bytes, "result_bytes": result_bytes, "arguments": shown,
-            "summary": text_shown(redact_text(summary[:MAX_STRING], self._secrets)),
-        }, flush)
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The values scrubbed from every record (:meth:`add_secrets`)."""
+        return self._secrets
+
+    def call(self, *, at: float | None = None, flush: bool = True, **fields: Any) -> None:
+        """One ``call`` line (*fields*: :func:`call_record`'s); ``at`` is when the call was
+        made (``time.time()``, default now)."""
+        self.write_call(call_record(**fields, secrets=self._secrets), at=at, flush=flush)
+
+    def write_call(self, shown: Mapping[str, Any], *, at: float | None = None,
+                   flush: bool = True) -> None:
+        """One ``call`` line from a record :func:`call_record` made."""
+        self._write({"type": "call", "time": _now(at), **shown}, flush)
 
     def assembly(self, record: Mapping[str, Any]) -> None:
         self._write({"type": "assembly", "time": _now(), **record})

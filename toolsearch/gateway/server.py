@@ -42,6 +42,7 @@ from .events import (
     NAME_SHOWN,
     REASON_SHOWN,
     EventLog,
+    call_record,
     catalog_path_for,
     catalog_problem,
     display_text,
@@ -445,12 +446,16 @@ class Gateway:
                 arg_bytes = len(json.dumps(arguments, ensure_ascii=False, default=str))
             except (TypeError, ValueError):
                 arg_bytes = 0
-            record = {"client": client, "bridge": kind, "tool": tool, "outcome": outcome,
-                      "ms": ms, "arguments": arguments, "arg_bytes": arg_bytes,
-                      "result_bytes": _result_bytes(result), "summary": summary}
+            # one redacted record for the events file and the listeners (the app's Activity
+            # feed showed the client's arguments as sent, secrets and all)
+            record = call_record(
+                client=client, bridge=kind, tool=tool, outcome=outcome, ms=ms,
+                arguments=arguments, arg_bytes=arg_bytes, result_bytes=_result_bytes(result),
+                summary=summary, secrets=events.secrets if events is not None else
+                [s for c in self.configs for s in c.secrets()])
             if events is not None:
                 try:
-                    events.call(**record, at=at, flush=False)
+                    events.write_call(record, at=at, flush=False)
                 except Exception:  # noqa: BLE001 - a full disk never breaks a call
                     log.exception("cannot write a call record")
             self._emit("call", record)

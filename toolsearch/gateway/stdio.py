@@ -47,6 +47,10 @@ READ_CHUNK = 1 << 16
 DRAIN_SECONDS = 30.0
 _GONE = select.POLLERR | select.POLLHUP | select.POLLNVAL
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+MAX_LINE = 32 << 20
+"""The longest line read from the client (32 MiB): a longer one is answered with a parse
+error as soon as it passes this, and the rest of it, up to its newline, is skipped unread
+(a client writing 100 MB with no newline grew the gateway by as much, and more)."""
 REASON_SHOWN = 200
 """At most this many characters of the reason a bad line was refused (never the line)."""
 LISTEN = "subscriptions/listen"
@@ -208,8 +212,7 @@ async def _read_lines(in_fd: int, sink: Any, replies: Any, polled: bool = True,
     of *in_fd*, *sink* stays open until the requests read (noted in *awaited*) have their
     replies."""
     chunks = None if polled else _thread_chunks(in_fd)
-    pending: list[bytes] = []  # the line being read, in chunks: joined once, at its end (a
-    # 50 MB line joined again at every chunk took 30 s of copying, the event loop held)
+    lines = _Lines()
     async with sink:
         while True:
             if chunks is not None:
@@ -223,21 +226,55 @@ async def _read_lines(in_fd: int, sink: Any, replies: Any, polled: bool = True,
                 except OSError:
                     chunk = b""
             if not chunk:
-                if pending:  # the last line, with no newline after it (the SDK's stdio
-                    await _send_line(b"".join(pending), sink, awaited, replies)  # answers it
+                if lines.last:  # the last line, with no newline after it (the SDK's stdio
+                    await _send_line(lines.last, sink, awaited, replies)  # answers it)
                 if awaited is not None:
                     await awaited.drained(drain)
                 return
-            *lines, tail = chunk.split(b"\n")
-            if lines and pending:
-                lines[0] = b"".join((*pending, lines[0]))
-                pending = []
-            if tail:
-                pending.append(tail)
-            if not lines:
+            whole = lines.feed(chunk)
+            if lines.refused:
+                lines.refused = False
+                await _refuse_long(replies, awaited)
+            if not whole:
                 await anyio.lowlevel.checkpoint()  # a long line read: others get their turn
-            for raw in lines:
+            for raw in whole:
                 await _send_line(raw, sink, awaited, replies)
+
+
+class _Lines:
+    """The client's bytes cut into lines. The line being read is kept in chunks, joined
+    once at its end (a 50 MB line joined again at every chunk took 30 s of copying, the
+    event loop held), and never past :data:`MAX_LINE`: a longer one is dropped
+    (:attr:`refused` is set) and the rest of it, up to its newline, skipped."""
+
+    def __init__(self) -> None:
+        self.pending: list[bytes] = []
+        self.size = 0
+        self.skipping = False
+        self.refused = False
+
+    @property
+    def last(self) -> bytes:
+        """The line read so far (no newline after it yet)."""
+        return b"" if self.skipping else b"".join(self.pending)
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """The lines *chunk* completes."""
+        *lines, tail = chunk.split(b"\n")
+        if self.skipping:
+            if not lines:
+                return []
+            self.skipping, lines[0] = False, b""  # the over-long line ends here
+        if lines and self.pending:
+            lines[0] = b"".join((*self.pending, lines[0]))
+            self.pending, self.size = [], 0
+        if tail:
+            self.pending.append(tail)
+            self.size += len(tail)
+            if self.size > MAX_LINE:
+                self.pending, self.size = [], 0
+                self.skipping = self.refused = True
+        return lines
 
 
 async def _send_line(raw: bytes, sink: Any, awaited: _Awaited | None, replies: Any) -> None:
@@ -254,9 +291,26 @@ async def _send_line(raw: bytes, sink: Any, awaited: _Awaited | None, replies: A
     except Exception as exc:  # noqa: BLE001 - any refusal is answered the same way
         await _refuse(line, exc, replies, awaited)
         return
+    if isinstance(message, types.JSONRPCNotification) and _has_id(line):
+        # a request whose id is no string or integer ({"a": 1}, 1.5, null): the SDK read it
+        # as a notification (the id dropped) and ran it with no reply, the client waiting
+        await _refuse(line, ValueError("the id is not a string or an integer"), replies,
+                      awaited)
+        return
     if awaited is not None:
         awaited.read(message)
     await sink.send(SessionMessage(message))
+
+
+def _has_id(line: str) -> bool:
+    """Whether the JSON object *line* has an ``id`` member (of any value)."""
+    import pydantic_core
+
+    try:
+        data = pydantic_core.from_json(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and "id" in data
 
 
 _JSON_KINDS = {str: "string", int: "number", float: "number", bool: "boolean",
@@ -310,6 +364,23 @@ async def _refuse(line: str, exc: Exception, replies: Any, awaited: _Awaited | N
         await replies.send(SessionMessage(error))
     except (anyio.ClosedResourceError, anyio.BrokenResourceError):
         if awaited is not None:  # the transport is closing: no reply is coming
+            awaited.written(error)
+
+
+async def _refuse_long(replies: Any, awaited: _Awaited | None) -> None:
+    """Answer a line longer than :data:`MAX_LINE` (its id is never read: id null)."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    error = types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(
+        code=PARSE_ERROR, message="Parse error",
+        data=f"the line is longer than {MAX_LINE >> 20} MiB: not read"))
+    if awaited is not None:
+        awaited.expect(None)
+    try:
+        await replies.send(SessionMessage(error))
+    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+        if awaited is not None:
             awaited.written(error)
 
 
