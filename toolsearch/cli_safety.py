@@ -27,9 +27,6 @@ MAX_SET_DIGITS = 18
 SCRUB: list[Callable[[str], str]] = []
 
 
-#: Loggers whose lines keep their own shape: the server the HTTP gateway runs on (uvicorn).
-KEEP_OWN_SHAPE = ("uvicorn",)
-
 #: The command every warning line names: ``toolsearch``, or ``toolsearch serve`` while the
 #: gateway runs (its other lines read ``toolsearch serve: ...``); see :func:`speak_as`.
 _speaker = "toolsearch"
@@ -56,12 +53,12 @@ def warn(text: str) -> None:
 
 
 class _LogLines(logging.Formatter):
-    """A log record at WARNING from the engine, the sources or the gateway reads as every
-    other warning (it read ``toolsearch: WARNING: ...``); other records, and uvicorn's, as
-    before."""
+    """A log record at WARNING, from the engine, the sources, the gateway or the HTTP server
+    under it (uvicorn: ``Invalid HTTP request received.``), reads as every other warning (it
+    read ``toolsearch: WARNING: ...``); other records as before."""
 
     def format(self, record: logging.LogRecord) -> str:
-        if record.levelno == logging.WARNING and not record.name.startswith(KEEP_OWN_SHAPE):
+        if record.levelno == logging.WARNING:
             return warning_line(record.getMessage())
         return super().format(record)
 

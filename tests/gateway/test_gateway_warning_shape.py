@@ -5,11 +5,12 @@ other lines: its log warnings read `toolsearch: WARNING: ...` and its sources' r
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.gateway.gateway_helpers import env, serve_argv
+from tests.gateway.gateway_helpers import env, serve_argv, start_http_gateway, stop
 
 SERVER = """\
 from mcp.server.mcpserver import MCPServer
@@ -48,4 +49,21 @@ def test_the_gateways_warnings_all_read_toolsearch_serve_warning(tmp_path: Path)
             "not a number: read as the default 5") in lines, lines
     warned = [line for line in lines if "warning" in line.lower()]
     assert all(line.startswith("toolsearch serve: warning: ") for line in warned), lines
+    assert all(line.startswith("toolsearch serve: ") for line in lines), lines
+
+
+def test_the_http_servers_own_warnings_read_toolsearch_serve_warning(tmp_path: Path) -> None:
+    """uvicorn's warning for a request that is not HTTP read ``toolsearch: WARNING: Invalid
+    HTTP request received.``, a fourth shape."""
+    catalog = Path(__file__).resolve().parents[2] / "sample_catalogs" / "seed-demo.yaml"
+    proc, url = start_http_gateway([str(catalog)], "--events", str(tmp_path / "ev.jsonl"))
+    try:
+        port = int(url.split(":")[2].split("/")[0])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(b"NOT HTTP\x00\x01\r\n\r\n")
+            assert sock.recv(100).startswith(b"HTTP/1.1 400")
+    finally:
+        err = stop(proc)
+    lines = err.splitlines()
+    assert "toolsearch serve: warning: Invalid HTTP request received." in lines, lines
     assert all(line.startswith("toolsearch serve: ") for line in lines), lines
