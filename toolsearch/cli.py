@@ -537,7 +537,9 @@ def _saved_line(args: argparse.Namespace, saved: Mapping[str, Any] | None,
     if saved and not saved["changed_keys"]:
         return f"nothing changed: {saved['path']} already holds these values (not written)"
     if saved:
-        return f"saved {saved['block']} to {saved['path']} (backup: {saved['backup']})"
+        kept = (f"backup of the file before this save: {saved['backup']}, replaced by each "
+                "save") if saved["backup"] else "a new file: no backup"
+        return f"saved {saved['block']} to {saved['path']} ({kept})"
     if not args.config and _is_bundled_sample(args.source):
         return ("(not saved; a bundled sample is not written: add --save --config PATH to "
                 "save into a Hermes config.yaml)")

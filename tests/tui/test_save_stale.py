@@ -84,3 +84,25 @@ async def test_a_file_changed_while_the_diff_is_shown_is_not_saved(tmp_path, wor
         await settle(pilot)
     assert config.read_text() == edited
     assert not (tmp_path / "config.yaml.bak").exists()
+
+
+async def test_the_saved_message_says_the_backup_is_the_file_before_this_save(
+        tmp_path, workspace):
+    config = tmp_path / "config.yaml"
+    config.write_text(HERMES_CONFIG)
+    backup = tmp_path / "config.yaml.bak"
+    app = ToolSearchApp([str(config)], workspace=workspace, exact_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for value in ("2", "3"):
+            before = config.read_text()
+            await _threshold(pilot, app, value)
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            await pilot.press("y")
+            await settle(pilot)
+            await app.workers.wait_for_complete()
+            await settle(pilot)
+            assert backup.read_text() == before
+            assert (f"backup of the file before this save: {backup} (each save replaces it)"
+                    in app.last_save.message())
