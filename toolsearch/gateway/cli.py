@@ -284,12 +284,12 @@ def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bo
         check_bind(bind_host, token)
     except GatewayError as exc:
         raise CliError(str(exc)) from None
+    run_serve = app_entry("tui.follow.run_serve")  # no terminal: refused before it listens
     sock = _listen(bind_host, number)
     speak_as("toolsearch tui")  # the hosted gateway's warnings name the command run
     try:  # (they read ``toolsearch: warning:`` where ``serve`` says ``toolsearch serve:``)
-        app_entry("tui.follow.run_serve")(args.sources, args.serve, context=args.context,
-                                          profile=args.profile, theme=args.theme, token=token,
-                                          events=args.events, sock=sock)
+        run_serve(args.sources, args.serve, context=args.context, profile=args.profile,
+                  theme=args.theme, token=token, events=args.events, sock=sock)
     finally:
         speak_as("toolsearch")
     return True

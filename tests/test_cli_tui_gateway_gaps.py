@@ -1,0 +1,22 @@
+"""``tui --serve`` and ``tui --follow`` refusals as a user meets them: without a terminal the
+app is refused before its gateway listens (it bound the port, then refused, and a port in
+use was named instead of the missing terminal); a folder given to ``--follow`` is named a
+folder (it read "no events file at DIR")."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from tests.test_cli_refusals import one_error, run
+
+
+def test_serve_without_a_terminal_is_refused_before_it_listens(tmp_path: Path) -> None:
+    with socket.socket() as taken:  # a port in use: binding first would fail on it
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        said = one_error(run("tui", "seed-demo", "--serve", str(port), cwd=tmp_path))
+    assert said.startswith("the app needs a terminal, and "), said
+    assert "listen" not in said
+
