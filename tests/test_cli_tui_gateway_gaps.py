@@ -20,3 +20,8 @@ def test_serve_without_a_terminal_is_refused_before_it_listens(tmp_path: Path) -
     assert said.startswith("the app needs a terminal, and "), said
     assert "listen" not in said
 
+
+def test_follow_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
+    said = one_error(run("tui", "--follow", str(tmp_path), cwd=tmp_path))
+    assert said == (f"--follow: {tmp_path} is a folder; name the events file in it "
+                    "(the gateway's default is events.jsonl)"), said

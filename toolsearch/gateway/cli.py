@@ -262,6 +262,11 @@ def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bo
     from toolsearch.cli import CliError
 
     if getattr(args, "follow", None):
+        from .events import default_events_path
+
+        if Path(args.follow).is_dir():
+            raise CliError(f"--follow: {args.follow} is a folder; name the events file in it "
+                           f"(the gateway's default is {default_events_path().name})")
         if not Path(args.follow).is_file():
             raise CliError(f"--follow: no events file at {args.follow}")
         app_entry("tui.follow.run_follow")(args.follow, theme=args.theme)
