@@ -104,6 +104,7 @@ def _listed_line(shown: Progress) -> Callable[[Any, int, int], None]:
 def _overrides(assignments: Sequence[str] | None) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for text in assignments or ():
+        _check_utf8("--set", text)  # a byte read as '\udcff' was saved or printed as is
         _refuse_alias_bomb(text)
         try:
             key, value = parse_assignment(bounded_assignment(text))
@@ -325,6 +326,7 @@ def search_json(state: SessionState, query: str, limit: int) -> dict[str, Any]:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    _check_utf8("--query", args.query)  # --json printed it as "\udcff", invalid JSON
     if not args.query.strip():
         raise CliError("--query is empty: give the words to search for (as a model would: "
                        "--query \"scrape a web page\")")
@@ -356,6 +358,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     *specs, tool = args.sources_and_tool
     if not specs or not tool.strip():
         raise CliError("explain needs at least one SOURCE and a TOOL name")
+    _check_utf8("TOOL", tool)
     state = build_state(args, specs)
     explanation = state.explain(tool)
     if explanation.status == "unknown" and _looks_like_source(tool):
@@ -415,6 +418,7 @@ def cmd_call(args: argparse.Namespace) -> int:
     *specs, bridge_name, raw_args = args.sources_call
     if bridge_name not in BRIDGES:
         raise CliError(f"unknown bridge tool {bridge_name!r} (one of {', '.join(BRIDGES)})")
+    _check_utf8("ARGS_JSON", raw_args)  # its names and queries came back as "\udcff"
     try:
         call_args = parse_args_json(_stdin_text() if raw_args == "-" else raw_args)
     except ValueError as exc:

@@ -203,12 +203,12 @@ def _serve(args: argparse.Namespace) -> int:
 
     token = _token(args)
     _check_sources(args.sources)  # one line for a bad SOURCE, before anything is said
+    overrides = _overrides(args.set)  # and for a bad --set, before it listens
     sock = _listen(args.host, args.port) if args.transport == "http" else None
     given = _events_file(args.events)
     path = Path(given) if given else default_events_path()
     events = EventLog(path)
     print(f"toolsearch serve: events -> {path}", file=sys.stderr)
-    overrides = _overrides(args.set)
     gateway = Gateway(args.sources, profile=args.profile, context_length=args.context,
                       overrides=overrides, scope=_split_csv(args.scope),
                       detach=_split_csv(args.detach) or (),
