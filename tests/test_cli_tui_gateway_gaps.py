@@ -25,3 +25,15 @@ def test_follow_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
     said = one_error(run("tui", "--follow", str(tmp_path), cwd=tmp_path))
     assert said == (f"--follow: {tmp_path} is a folder; name the events file in it "
                     "(the gateway's default is events.jsonl)"), said
+
+
+def test_tune_set_help_says_it_is_required() -> None:
+    """`tune --set` is required (tune refuses without one), yet its help read like the
+    optional --set of other commands: "repeatable; default: ..."."""
+    from tests.test_cli_newuser import _parsers
+
+    parsers = dict(_parsers())
+    tune = parsers["tune"]._option_string_actions["--set"].help or ""
+    assert "at least one is required" in tune and "default:" not in tune.split("; keys:")[0]
+    assemble = parsers["assemble"]._option_string_actions["--set"].help or ""
+    assert "(repeatable; default: " in assemble

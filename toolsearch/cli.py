@@ -686,7 +686,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- parser
 
 
-def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool = False) -> None:
+def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool = False,
+            set_help: str = "override a tools.tool_search key, e.g. threshold_pct=10 "
+                            "(repeatable; default: the SOURCE's values, else Hermes' defaults)",
+            ) -> None:
     p.add_argument("--profile", choices=PROFILE_NAMES, default=PROFILE_NAMES[0],
                    help="which Hermes to model (default: %(default)s): "
                    + "; ".join(f"{n}: {get_profile(n).summary}" for n in PROFILE_NAMES))
@@ -696,9 +699,7 @@ def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool =
                    help=TIMEOUT_HELP)
     if tuning:
         p.add_argument("--set", action="append", metavar="KEY=VALUE",
-                       help="override a tools.tool_search key, e.g. threshold_pct=10 "
-                            "(repeatable; default: the SOURCE's values, else Hermes' defaults); "
-                            "keys: "
+                       help=set_help + "; keys: "
                             + " | ".join(f"{k.name}: {k.help}" for k in CONFIG_TABLE).replace("%", "%%"))
         p.add_argument("--scope", metavar="TOOLSET,...",
                        help="restrict the session scope to these toolsets (registry names "
@@ -801,7 +802,9 @@ def build_parser() -> argparse.ArgumentParser:
                               "--save it)")
     p.add_argument("source", metavar="SOURCE", help=SOURCE_HELP.removesuffix(
         "; several are merged") + " (one)")
-    _common(p)
+    _common(p, set_help="the tools.tool_search key to change, e.g. threshold_pct=10 (at "
+                        "least one is required, repeatable; unset keys keep the SOURCE's "
+                        "values, else Hermes' defaults)")
     p.add_argument("--save", action="store_true",
                    help="write the clamped values into SOURCE, a Hermes config.yaml or a "
                         "YAML catalog (backup kept; default: preview only)")
