@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.test_cli_refusals import REPO, one_error
 
 
@@ -23,3 +25,24 @@ def test_a_snapshot_name_that_is_not_utf8_is_refused_first(tmp_path: Path) -> No
     said = one_error(done)
     assert said == "--name: not UTF-8 text (it holds the byte 0xff); give it in UTF-8", said
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("argv", "option"), [
+    (["search", "seed-demo", "--query", b"scr\xffape", "--json"], "--query"),
+    (["explain", "seed-demo", b"mcp__fire\xff", "--json"], "TOOL"),
+    (["call", "seed-demo", "tool_call", b'{"name": "x\xff"}', "--json"], "ARGS_JSON"),
+    (["call", "seed-demo", "tool_search", b'{"query": "x\xff"}'], "ARGS_JSON"),
+    (["assemble", "seed-demo", "--set", b"listing=\xff", "--json"], "--set"),
+    (["tune", "seed-demo", "--set", b"defer=[x\xff]", "--profile", "latest"], "--set"),
+    (["serve", "seed-demo", "--set", b"listing=\xff"], "--set"),
+])
+def test_a_text_argument_that_is_not_utf8_is_refused_in_one_line(
+        tmp_path: Path, argv: list[str | bytes], option: str) -> None:
+    """--json printed such a query or name as "\\udcff", which strict JSON parsers reject; the
+    text output echoed it the same way; a --set value was read (or saved) with it."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "toolsearch", *argv], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL,
+                          timeout=60)
+    said = one_error(done)
+    assert said == f"{option}: not UTF-8 text (it holds the byte 0xff); give it in UTF-8", said

@@ -104,6 +104,7 @@ def _listed_line(shown: Progress) -> Callable[[Any, int, int], None]:
 def _overrides(assignments: Sequence[str] | None) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for text in assignments or ():
+        _check_utf8("--set", text)  # a byte read as '\udcff' was saved or printed as is
         _refuse_alias_bomb(text)
         try:
             key, value = parse_assignment(bounded_assignment(text))
@@ -325,6 +326,7 @@ def search_json(state: SessionState, query: str, limit: int) -> dict[str, Any]:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    _check_utf8("--query", args.query)  # --json printed it as "\udcff", invalid JSON
     if not args.query.strip():
         raise CliError("--query is empty: give the words to search for (as a model would: "
                        "--query \"scrape a web page\")")
@@ -356,6 +358,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     *specs, tool = args.sources_and_tool
     if not specs or not tool.strip():
         raise CliError("explain needs at least one SOURCE and a TOOL name")
+    _check_utf8("TOOL", tool)
     state = build_state(args, specs)
     explanation = state.explain(tool)
     if explanation.status == "unknown" and _looks_like_source(tool):
@@ -415,6 +418,7 @@ def cmd_call(args: argparse.Namespace) -> int:
     *specs, bridge_name, raw_args = args.sources_call
     if bridge_name not in BRIDGES:
         raise CliError(f"unknown bridge tool {bridge_name!r} (one of {', '.join(BRIDGES)})")
+    _check_utf8("ARGS_JSON", raw_args)  # its names and queries came back as "\udcff"
     try:
         call_args = parse_args_json(_stdin_text() if raw_args == "-" else raw_args)
     except ValueError as exc:
@@ -537,7 +541,9 @@ def _saved_line(args: argparse.Namespace, saved: Mapping[str, Any] | None,
     if saved and not saved["changed_keys"]:
         return f"nothing changed: {saved['path']} already holds these values (not written)"
     if saved:
-        return f"saved {saved['block']} to {saved['path']} (backup: {saved['backup']})"
+        kept = (f"backup of the file before this save: {saved['backup']}, replaced by each "
+                "save") if saved["backup"] else "a new file: no backup"
+        return f"saved {saved['block']} to {saved['path']} ({kept})"
     if not args.config and _is_bundled_sample(args.source):
         return ("(not saved; a bundled sample is not written: add --save --config PATH to "
                 "save into a Hermes config.yaml)")
@@ -680,7 +686,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- parser
 
 
-def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool = False) -> None:
+def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool = False,
+            set_help: str = "override a tools.tool_search key, e.g. threshold_pct=10 "
+                            "(repeatable; default: the SOURCE's values, else Hermes' defaults)",
+            ) -> None:
     p.add_argument("--profile", choices=PROFILE_NAMES, default=PROFILE_NAMES[0],
                    help="which Hermes to model (default: %(default)s): "
                    + "; ".join(f"{n}: {get_profile(n).summary}" for n in PROFILE_NAMES))
@@ -690,9 +699,7 @@ def _common(p: argparse.ArgumentParser, *, tuning: bool = True, json_out: bool =
                    help=TIMEOUT_HELP)
     if tuning:
         p.add_argument("--set", action="append", metavar="KEY=VALUE",
-                       help="override a tools.tool_search key, e.g. threshold_pct=10 "
-                            "(repeatable; default: the SOURCE's values, else Hermes' defaults); "
-                            "keys: "
+                       help=set_help + "; keys: "
                             + " | ".join(f"{k.name}: {k.help}" for k in CONFIG_TABLE).replace("%", "%%"))
         p.add_argument("--scope", metavar="TOOLSET,...",
                        help="restrict the session scope to these toolsets (registry names "
@@ -795,7 +802,9 @@ def build_parser() -> argparse.ArgumentParser:
                               "--save it)")
     p.add_argument("source", metavar="SOURCE", help=SOURCE_HELP.removesuffix(
         "; several are merged") + " (one)")
-    _common(p)
+    _common(p, set_help="the tools.tool_search key to change, e.g. threshold_pct=10 (at "
+                        "least one is required, repeatable; unset keys keep the SOURCE's "
+                        "values, else Hermes' defaults)")
     p.add_argument("--save", action="store_true",
                    help="write the clamped values into SOURCE, a Hermes config.yaml or a "
                         "YAML catalog (backup kept; default: preview only)")

@@ -1,7 +1,9 @@
 """The app's save actions: Ctrl+S, Tuning's Save button and the save dialogs.
 
 A mixin of :class:`tui.app.ToolSearchApp`, beside :mod:`tui.actions`. Only the
-``tools.tool_search`` keys the operator set are written, after a diff he says yes to.
+``tools.tool_search`` keys the operator set are written, after a diff he says yes to: a diff
+against the file as it is at Ctrl+S (not as loaded), and a file changed while it is shown is
+not saved.
 """
 
 from __future__ import annotations
@@ -63,7 +65,8 @@ class SaveActions(_Base):
             return
         raw = self.session.config.to_raw()
         values = {k: raw[k] for k in self.overrides if k in raw}
-        found = save_diff.changes(path, values)
+        seen = save_diff.on_disk(path)  # the diff is against the file now, not as loaded
+        found = save_diff.changes(seen, values)
         if not found:
             self.notify("Nothing to save: no tools.tool_search key you changed differs from "
                         f"{path}.", title="Not saved", timeout=8)
@@ -72,7 +75,7 @@ class SaveActions(_Base):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._save_worker(path, wanted)
+                self._save_worker(path, wanted, seen)
             else:
                 self.notify("Nothing written.", title="Save cancelled", timeout=4)
 
@@ -80,7 +83,14 @@ class SaveActions(_Base):
                                            new_file=not path.exists()), answered)
 
     @work(thread=True, group="save", exit_on_error=False, description="save config")
-    def _save_worker(self, path: Path, values: dict[str, Any]) -> None:
+    def _save_worker(self, path: Path, values: dict[str, Any], seen: bytes | None) -> None:
+        if save_diff.on_disk(path) != seen:  # an editor (or Hermes) wrote it while the
+            # diff was up: what he said yes to is not what would be written
+            self.call_from_thread(
+                self.notify, f"{path} changed on disk while the diff was shown; nothing "
+                "written. Ctrl+S again shows what would change now.", title="Not saved",
+                severity="error", timeout=15)
+            return
         try:
             outcome = services.save_block(path, values)
         except Exception as exc:

@@ -1,7 +1,8 @@
 """What a save would change: the ``tools.tool_search`` keys the operator set, old against new.
 
 Pure: reads the target file's current block (if any) and compares it with the values to write,
-after the same clamping the save applies. The confirmation screen shows :func:`diff_lines`.
+after the same clamping the save applies. The bytes the diff was made from are kept: a file
+that no longer holds them when the operator says yes is not saved (he saw another diff). The confirmation screen shows :func:`diff_lines`.
 """
 
 from __future__ import annotations
@@ -27,12 +28,28 @@ class KeyChange:
     new: Any
 
 
+def on_disk(path: Path) -> bytes | None:
+    """The bytes of *path* now (None when missing or unreadable): what a diff is made from,
+    compared again when the operator says yes."""
+    try:  # the path may be one the operator typed: bounded, like every file we read
+        return read_bounded(path, "config file")
+    except (SourceError, OSError):
+        return None  # the save itself says why it cannot write there
+
+
 def current_block(path: Path) -> dict[str, Any]:
     """The ``tools.tool_search`` block of *path* now (empty when missing or unreadable)."""
-    try:  # the path may be one the operator typed: bounded, like every file we read
-        data = load_yaml(read_bounded(path, "config file").decode("utf-8"))
-    except (SourceError, UnicodeDecodeError, yaml.YAMLError, ValueError, RecursionError):
-        return {}  # the save itself says why it cannot write there
+    return block_of(on_disk(path))
+
+
+def block_of(raw: bytes | None) -> dict[str, Any]:
+    """The ``tools.tool_search`` block of a file holding *raw* (empty when None or unreadable)."""
+    if raw is None:
+        return {}
+    try:
+        data = load_yaml(raw.decode("utf-8"))
+    except (UnicodeDecodeError, yaml.YAMLError, ValueError, RecursionError):
+        return {}
     tools = data.get("tools") if isinstance(data, Mapping) else None
     block = tools.get("tool_search") if isinstance(tools, Mapping) else None
     return dict(block) if isinstance(block, Mapping) else {}
@@ -49,9 +66,10 @@ def _same(key: str, old: Any, new: Any) -> bool:
     return bool(a == b)
 
 
-def changes(path: Path, values: Mapping[str, Any]) -> tuple[KeyChange, ...]:
-    """The keys whose saved value would differ from the file's (in the order given)."""
-    block = current_block(path)
+def changes(raw: bytes | None, values: Mapping[str, Any]) -> tuple[KeyChange, ...]:
+    """The keys whose saved value would differ from those of a file holding *raw* (what
+    :func:`on_disk` read; in the order given)."""
+    block = block_of(raw)
     return tuple(KeyChange(k, block.get(k), v) for k, v in values.items()
                  if not _same(k, block.get(k), v))
 

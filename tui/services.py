@@ -76,7 +76,8 @@ class SaveOutcome:
     def message(self) -> str:
         if not self.changed:
             return f"Nothing to change: {self.path} already holds these tools.tool_search values."
-        backup = f"backup of the previous file: {self.backup}" if self.backup else \
+        backup = (f"backup of the file before this save: {self.backup} (each save "
+                  "replaces it)") if self.backup else \
             "new file (no previous file to back up)"
         return (f"Saved tools.tool_search to {self.path} (changed: {', '.join(self.changed)}); "
                 f"{backup}")

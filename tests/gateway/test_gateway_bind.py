@@ -58,10 +58,13 @@ def test_serve_on_a_taken_port_is_one_line_before_any_upstream(tmp_path: Path,
 def test_tui_serve_on_a_taken_port_is_one_line_and_no_app(tmp_path: Path,
                                                           taken_port: int) -> None:
     config, started = _config(tmp_path)
+    # the app's own driver, as under `textual serve`: no terminal needed, so the port is
+    # what refuses (without a terminal that is refused first: test_cli_tui_gateway_gaps)
     done = subprocess.run([sys.executable, "-m", "toolsearch", "tui", str(config), "--serve",
                            str(taken_port), "--events", str(tmp_path / "e.jsonl")],
-                          capture_output=True, text=True, env=env(), timeout=60,
-                          stdin=subprocess.DEVNULL)
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+                          env={**env(), "TEXTUAL_DRIVER": "textual.drivers.headless_driver:"
+                                                          "HeadlessDriver"})
     assert done.returncode == 1
     assert _error_lines(done.stderr) == [
         f"toolsearch: error: cannot listen on 127.0.0.1:{taken_port}: Address already in use"]

@@ -203,12 +203,12 @@ def _serve(args: argparse.Namespace) -> int:
 
     token = _token(args)
     _check_sources(args.sources)  # one line for a bad SOURCE, before anything is said
+    overrides = _overrides(args.set)  # and for a bad --set, before it listens
     sock = _listen(args.host, args.port) if args.transport == "http" else None
     given = _events_file(args.events)
     path = Path(given) if given else default_events_path()
     events = EventLog(path)
     print(f"toolsearch serve: events -> {path}", file=sys.stderr)
-    overrides = _overrides(args.set)
     gateway = Gateway(args.sources, profile=args.profile, context_length=args.context,
                       overrides=overrides, scope=_split_csv(args.scope),
                       detach=_split_csv(args.detach) or (),
@@ -262,6 +262,11 @@ def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bo
     from toolsearch.cli import CliError
 
     if getattr(args, "follow", None):
+        from .events import default_events_path
+
+        if Path(args.follow).is_dir():
+            raise CliError(f"--follow: {args.follow} is a folder; name the events file in it "
+                           f"(the gateway's default is {default_events_path().name})")
         if not Path(args.follow).is_file():
             raise CliError(f"--follow: no events file at {args.follow}")
         app_entry("tui.follow.run_follow")(args.follow, theme=args.theme)
@@ -284,12 +289,12 @@ def tui_gateway(args: argparse.Namespace, app_entry: Callable[[str], Any]) -> bo
         check_bind(bind_host, token)
     except GatewayError as exc:
         raise CliError(str(exc)) from None
+    run_serve = app_entry("tui.follow.run_serve")  # no terminal: refused before it listens
     sock = _listen(bind_host, number)
     speak_as("toolsearch tui")  # the hosted gateway's warnings name the command run
     try:  # (they read ``toolsearch: warning:`` where ``serve`` says ``toolsearch serve:``)
-        app_entry("tui.follow.run_serve")(args.sources, args.serve, context=args.context,
-                                          profile=args.profile, theme=args.theme, token=token,
-                                          events=args.events, sock=sock)
+        run_serve(args.sources, args.serve, context=args.context, profile=args.profile,
+                  theme=args.theme, token=token, events=args.events, sock=sock)
     finally:
         speak_as("toolsearch")
     return True
