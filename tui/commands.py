@@ -7,8 +7,12 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.fuzzy import Matcher
+from textual.markup import escape
 
 from toolsearch.profiles import PROFILE_NAMES, get_profile
+from toolsearch.textsafe import shown
 
 if TYPE_CHECKING:
     from .app import ToolSearchApp
@@ -81,15 +85,28 @@ def palette_entries(app: ToolSearchApp) -> list[tuple[str, str, str]]:
                         "tools.tool_search.enabled"))
         for ts in session.workspace.toolsets:
             verb = "re-attach" if ts.name in session.detached else "detach"
-            entries.append((f"Servers: {verb} {ts.name}", f"toggle_attached({ts.name!r})",
-                            f"{ts.kind} toolset, {len(ts.tools)} tools"))
+            name = shown(ts.name, one_line=True)  # the source's name: an ESC or U+202E escaped
+            entries.append((f"Servers: {verb} {name}", f"toggle_attached({ts.name!r})",
+                            f"{shown(ts.kind, one_line=True)} toolset, {len(ts.tools)} tools"))
             scope = "bring into scope" if not session.in_scope(ts.name) else "take out of scope"
-            entries.append((f"Servers: {scope} {ts.name}", f"toggle_scope({ts.name!r})",
+            entries.append((f"Servers: {scope} {name}", f"toggle_scope({ts.name!r})",
                             "Session scope: the bridge never reaches outside it"))
         if session.scope is not None:
             entries.append(("Servers: reset scope to every server", "reset_scope",
                             "Every attached toolset is in scope"))
     return entries
+
+
+def _highlighted(matcher: Matcher, title: str) -> Content:
+    """*title* as plain text with the query's letters marked. ``Matcher.highlight`` reads
+    the title as markup: a server named ``[bold red]x`` showed as a bold red ``x``."""
+    content = Content(title)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, title)
+    if score:
+        for offset in offsets:
+            if not title[offset].isspace():
+                content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
 
 
 class ToolSearchCommands(Provider):
@@ -100,11 +117,14 @@ class ToolSearchCommands(Provider):
 
     async def discover(self) -> Hits:
         for title, action, help_text in palette_entries(self.app):  # type: ignore[arg-type]
-            yield DiscoveryHit(title, self._runner(action), help=help_text)
+            # title and help as text, never markup (the palette reads a str as markup)
+            yield DiscoveryHit(Content(title), self._runner(action), text=title,
+                               help=escape(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for title, action, help_text in palette_entries(self.app):  # type: ignore[arg-type]
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), self._runner(action), help=help_text)
+                yield Hit(score, _highlighted(matcher, title), self._runner(action), text=title,
+                          help=escape(help_text))

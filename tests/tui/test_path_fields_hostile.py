@@ -78,3 +78,42 @@ async def test_a_pasted_escape_in_the_save_path_is_not_shown() -> None:
         await settle(pilot)
         assert "\x1b" not in field.value
         assert _unsafe_lines(app) == []
+
+
+async def test_the_save_refusal_shows_an_escape_in_the_path_as_text(tmp_path: Path) -> None:
+    """The line under the Save field names the refused path: a path the app set (a file
+    named with an ESC, kept as given) reached the terminal raw in that line."""
+    from tui import services
+
+    odd = tmp_path / HOSTILE  # no .yaml suffix: refused, the reason naming the path
+    app = _app()
+    async with app.run_test(size=(120, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(SavePathScreen(str(odd), refusal=services.save_refusal))
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, SavePathScreen)  # refused: the dialog stays open
+        error = str(app.screen.query_one("#save-error", Static).content)
+        assert "must end in .yaml" in error and "q\\x1b[2J\\x1b]0;title\\x07" in error, error
+        assert _unsafe_lines(app) == []
+
+
+async def test_the_save_confirmation_shows_an_escape_in_the_path_as_text(tmp_path: Path) -> None:
+    """The confirmation names the file and its backup, and shows the file's old values: a
+    config loaded from a file named with an ESC (or a path the Save dialog kept as given)
+    and an old value holding U+202E reached the terminal raw."""
+    from tui.screens.confirm_save import ConfirmSaveScreen
+
+    odd = str(tmp_path / "c\x1b[2J\u202e.yaml")
+    lines = ["  tools:", "    tool_search:", "-     enabled: \u202eoff\x1b[5m", "+     enabled: on"]
+    app = _app()
+    async with app.run_test(size=(120, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(ConfirmSaveScreen(odd, lines))
+        await settle(pilot)
+        head = str(app.screen.query_one("#confirm-head", Static).content)
+        assert "c\\x1b[2J\\u202e.yaml" in head and "c\\x1b[2J\\u202e.yaml.bak" in head, head
+        diff = str(app.screen.query_one("#confirm-diff", Static).content)
+        assert "enabled: \\u202eoff\\x1b[5m" in diff, diff
+        assert _unsafe_lines(app) == []

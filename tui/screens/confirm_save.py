@@ -14,12 +14,15 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from toolsearch.textsafe import shown
+
 from ..widgets.footer import KeyFooter
 
 
 def diff_content(lines: list[str]) -> Content:
     parts: list[Content | str | tuple[str, str]] = []
     for line in lines:
+        line = shown(line, one_line=True)  # a "-" line holds the file's old value as written
         if line.startswith("-"):
             parts.append((line, "$outcome-error"))
         elif line.startswith("+"):
@@ -60,12 +63,13 @@ class ConfirmSaveScreen(ModalScreen[bool]):
             return ("No file is there now: saving creates it, holding just the "
                     "tools.tool_search block (there is no old file to back up).")
         return ("Only the keys you changed are written; every other key and comment stays, "
-                f"the old file is kept as {Path(self._path).name}.bak.")
+                f"the old file is kept as {shown(Path(self._path).name, one_line=True)}.bak.")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box") as box:
             box.border_title = "Save tools.tool_search?"
-            yield Static(Content.assemble(("File: ", "bold"), self._path, "\n",
+            # the path as text: a file named with an ESC is shown, never sent
+            yield Static(Content.assemble(("File: ", "bold"), shown(self._path, one_line=True), "\n",
                                           self.what_happens(), self._note), id="confirm-head")
             yield Static(diff_content(self._lines), id="confirm-diff")
             with Horizontal(id="confirm-buttons"):

@@ -12,6 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from toolsearch.textsafe import shown
+
 from ..widgets.bounded_input import PathInput
 from ..widgets.footer import KeyFooter
 
@@ -61,7 +63,8 @@ class SavePathScreen(ModalScreen[str | None]):
         path = field.path.strip()
         why = self._refusal(Path(path).expanduser()) if path and self._refusal else None
         if why:
-            self.query_one("#save-error", Static).update(f"\u2716 {why}")
+            # the reason names the path or a file: an ESC in it is shown, never sent
+            self.query_one("#save-error", Static).update(f"\u2716 {shown(why, one_line=True)}")
             field.focus()
             return
         self.dismiss(path or None)

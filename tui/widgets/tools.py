@@ -212,7 +212,8 @@ class ToolsPane(CatchUpWhenShown, Vertical):
                 near = closest_names("_".join(self._words), self.session.def_by_name)
                 text = "No tool matches the filter." + (
                     f" Did you mean: {', '.join(near)}?" if near else "")
-            box.update(text, layout=False)
+            # tool names as written (a core tool named "[b]x" is no markup), escapes shown
+            box.update(Content(shown(text, one_line=True)), layout=False)
             return
         ex = self._explanation(self.session, name)
         advice = ex.advice.sentences() if ex.advice else [PENDING] if ex.status == "deferred" \
