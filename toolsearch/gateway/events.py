@@ -176,6 +176,26 @@ def _check_events_path(path: Path) -> None:
     raise SourceError(f"events file {path}: is {kind}; give the path of a regular file")
 
 
+def _make_folder(path: Path) -> Path | None:
+    """Make the events file's missing folders; the first one made (None when all were
+    there). A path under a file, or a folder that cannot be made, is one SourceError naming
+    the events file ("afile: File exists" said neither)."""
+    missing: Path | None = None
+    folder = path.parent
+    while not os.path.lexists(folder) and folder != folder.parent:
+        missing, folder = folder, folder.parent
+    if not folder.is_dir():
+        raise SourceError(f"events file {path}: {folder} is not a folder")
+    if missing is None:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SourceError(f"events file {path}: cannot create its folder {missing} "
+                          f"({exc.strerror or exc})") from None
+    return missing
+
+
 class EventLog:
     """Appends records to the events file (thread-safe). Each line, or each batch a caller
     ends with :meth:`flush`, goes out in one ``write`` to a file opened for appending, so a
@@ -185,10 +205,15 @@ class EventLog:
     def __init__(self, path: Path | str, secrets: Iterable[str] = ()) -> None:
         self.path = Path(path)
         _check_events_path(self.path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.created = _make_folder(self.path)
+        """The folder made for the file (the first one missing), or None: said at start."""
         self._secrets = tuple(secrets)
         self._lock = threading.Lock()
-        self._file: IO[bytes] | None = self.path.open("ab", buffering=0)
+        try:
+            self._file: IO[bytes] | None = self.path.open("ab", buffering=0)
+        except OSError as exc:  # one line naming the events file ("/sys/ev.jsonl: Permission
+            raise SourceError(f"events file {self.path}: cannot open it to append "  # denied")
+                              f"({exc.strerror or exc})") from None
         self._identity = _identity(os.fstat(self._file.fileno()))
         self._pending: list[bytes] = []
         self._torn = False
