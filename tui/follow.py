@@ -36,7 +36,7 @@ from textual.reactive import reactive
 
 from toolsearch.bridge import ActivityEvent
 from toolsearch.gateway import leaf_error
-from toolsearch.gateway.events import history_range, last_record, read_records
+from toolsearch.gateway.events import history_range, last_record, read_records, rotated_path
 from toolsearch.profiles import PROFILE_NAMES
 from toolsearch.session import SessionState
 from toolsearch.sources.filesafe import open_regular
@@ -171,6 +171,15 @@ def reported_of(record: Mapping[str, Any]) -> dict[str, Reported]:
     return reported
 
 
+def _file_at(path: Path) -> tuple[int, int] | None:
+    """The (device, inode) of the file at *path*; None when there is none."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 def gateway_gone(path: Path) -> str:
     """Why no gateway writes the events file at *path* now; "" while one does (or when this
     system cannot tell). A gateway holds an advisory lock on its events file while it runs
@@ -231,6 +240,8 @@ class FollowApp(GatewayApp):
         self._catalog_mtime = 0.0
         sources = [catalog] if catalog and Path(catalog).exists() else ["seed-demo"]
         super().__init__(sources, profile=known_profile(record.get("profile")), **kwargs)
+        self._reading = _file_at(self.events_path)
+        """The file being read (device, inode): another one at the path is a rotation."""
         self._history = history_range(self.events_path)
         self._offset = self._history[1]
         self.gone = gateway_gone(self.events_path) if record else ""
@@ -328,8 +339,7 @@ class FollowApp(GatewayApp):
             if (wanted.config, wanted.context_length, wanted.scope, wanted.detached) != \
                     (session.config, session.context_length, session.scope, session.detached):
                 self.session = wanted
-        records, self._offset = read_records(self.events_path, self._offset)
-        for record in records:
+        for record in self._read_new():
             if record.get("type") == "call":
                 event = event_of(record)
                 self.post_message(ActivityLogged(event, None, note_of(record)))
@@ -337,6 +347,31 @@ class FollowApp(GatewayApp):
                 self._record = record
                 self._follow_assembly(record)
                 self._title()
+
+    def _read_new(self) -> list[dict[str, Any]]:
+        """The lines written since the last poll. The gateway rotated the file (moved it to
+        ``FILE.1`` and started ``FILE`` again): the moved file's rest, then the new file from
+        its start (the app read on at the old offset of the new file, and showed nothing more
+        for good). A file cut short is read again from its start."""
+        now = _file_at(self.events_path)
+        if now is not None and now != self._reading:
+            records: list[dict[str, Any]] = []
+            older = rotated_path(self.events_path)
+            if self._reading is not None and _file_at(older) == self._reading:
+                while True:
+                    more, offset = read_records(older, self._offset)
+                    records += more
+                    if offset == self._offset:
+                        break
+                    self._offset = offset
+            self._reading, self._offset = now, 0
+            more, self._offset = read_records(self.events_path, 0)
+            return records + more
+        with contextlib.suppress(OSError):
+            if self.events_path.stat().st_size < self._offset:  # truncated in place
+                self._offset = 0
+        records, self._offset = read_records(self.events_path, self._offset)
+        return records
 
     def _follow_assembly(self, record: Mapping[str, Any]) -> None:
         catalog = _text(record.get("catalog"))

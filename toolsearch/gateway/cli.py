@@ -208,7 +208,8 @@ def _serve(args: argparse.Namespace) -> int:
     given = _events_file(args.events)
     path = Path(given) if given else default_events_path()
     events = EventLog(path)
-    print(f"toolsearch serve: events -> {path}", file=sys.stderr)
+    made = f" (folder {events.created} created)" if events.created is not None else ""
+    print(f"toolsearch serve: events -> {path}{made}", file=sys.stderr)
     gateway = Gateway(args.sources, profile=args.profile, context_length=args.context,
                       overrides=overrides, scope=_split_csv(args.scope),
                       detach=_split_csv(args.detach) or (),

@@ -49,6 +49,10 @@ NAME_SHOWN = 200
 show; the routing key is never clipped."""
 REASON_SHOWN = 400
 """The most of an upstream's failure a stderr line shows."""
+ROTATE_BYTES = 64 * 1024 * 1024
+"""The events file's size at which the gateway moves it to ``FILE.1`` (replacing an older
+one) and starts ``FILE`` again, its current assembly line first: a gateway that serves for
+months keeps at most about twice this on disk."""
 
 
 def display_text(text: str, limit: int, secrets: Iterable[str] = ()) -> str:
@@ -161,6 +165,11 @@ def _identity(info: os.stat_result) -> tuple[int, int]:
     return info.st_dev, info.st_ino
 
 
+def rotated_path(events: Path) -> Path:
+    """Where a full events file is moved (``FILE.1``): see :data:`ROTATE_BYTES`."""
+    return events.with_name(events.name + ".1")
+
+
 def _check_events_path(path: Path) -> None:
     """A regular file: opening a FIFO to append blocks until some reader opens it, so the
     gateway hung before it listened; a folder was a Python error; ``/dev/null`` put the
@@ -176,20 +185,52 @@ def _check_events_path(path: Path) -> None:
     raise SourceError(f"events file {path}: is {kind}; give the path of a regular file")
 
 
+def _make_folder(path: Path) -> Path | None:
+    """Make the events file's missing folders; the first one made (None when all were
+    there). A path under a file, or a folder that cannot be made, is one SourceError naming
+    the events file ("afile: File exists" said neither)."""
+    missing: Path | None = None
+    folder = path.parent
+    while not os.path.lexists(folder) and folder != folder.parent:
+        missing, folder = folder, folder.parent
+    if not folder.is_dir():
+        raise SourceError(f"events file {path}: {folder} is not a folder")
+    if missing is None:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SourceError(f"events file {path}: cannot create its folder {missing} "
+                          f"({exc.strerror or exc})") from None
+    return missing
+
+
 class EventLog:
     """Appends records to the events file (thread-safe). Each line, or each batch a caller
     ends with :meth:`flush`, goes out in one ``write`` to a file opened for appending, so a
     reader following the file meets whole lines (a partial last line only while the write
     is in progress, which :func:`read_records` leaves for its next read)."""
 
-    def __init__(self, path: Path | str, secrets: Iterable[str] = ()) -> None:
+    def __init__(self, path: Path | str, secrets: Iterable[str] = (),
+                 max_bytes: int = ROTATE_BYTES) -> None:
         self.path = Path(path)
+        self.max_bytes = max_bytes
+        """Rotated to ``FILE.1`` once it holds this many bytes (0: never)."""
         _check_events_path(self.path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.created = _make_folder(self.path)
+        """The folder made for the file (the first one missing), or None: said at start."""
         self._secrets = tuple(secrets)
         self._lock = threading.Lock()
-        self._file: IO[bytes] | None = self.path.open("ab", buffering=0)
-        self._identity = _identity(os.fstat(self._file.fileno()))
+        try:
+            self._file: IO[bytes] | None = self.path.open("ab", buffering=0)
+        except OSError as exc:  # one line naming the events file ("/sys/ev.jsonl: Permission
+            raise SourceError(f"events file {self.path}: cannot open it to append "  # denied")
+                              f"({exc.strerror or exc})") from None
+        info = os.fstat(self._file.fileno())
+        self._identity = _identity(info)
+        self._size = info.st_size
+        self._assembly = b""
+        """The last assembly line: the first line of a file started again."""
         self._pending: list[bytes] = []
         self._torn = False
         """A write failed part-way: the file may end in half a line."""
@@ -203,6 +244,8 @@ class EventLog:
     def _write(self, record: Mapping[str, Any], flush: bool = True) -> None:
         line = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode("utf-8")
         with self._lock:
+            if record.get("type") == "assembly":
+                self._assembly = line
             if self._file is not None:
                 self._pending.append(line)
                 if flush:
@@ -232,6 +275,50 @@ class EventLog:
                                "while it cannot")
         else:
             self._torn = False
+        self._size += len(data) - len(view)
+        if self.max_bytes and self._size >= self.max_bytes:
+            self._rotate()
+
+    def _rotate(self) -> None:
+        """Move the full file to ``FILE.1`` and start ``FILE`` again (the lock is held). A
+        file at the path that is not ours is left alone; a rotation that fails is said once
+        and the file goes on growing."""
+        older = rotated_path(self.path)
+        try:
+            if _identity(os.stat(self.path)) != self._identity:
+                return  # replaced while serving: _follow_path has said so
+            os.replace(self.path, older)
+        except OSError as exc:
+            self._say("rotate", f"cannot move it to {older.name} ({exc.strerror or exc}); "
+                                "it goes on growing")
+            self.max_bytes = 0
+            return
+        why = self._start_again()  # on failure the path stays empty: the next write retries
+        if why:
+            self._say("rotate", f"moved to {older.name}, and cannot be created again ({why});"
+                                " records go on to the moved file")
+
+    def _start_again(self) -> str:
+        """Create the file at the path anew (never opened over something else) and go on
+        there, the last assembly line first so that an app opening it knows the gateway.
+        Why it could not ("" when it could)."""
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o666)
+        except OSError as exc:
+            return str(exc.strerror or exc)
+        assert self._file is not None
+        self._file.close()
+        self._file = os.fdopen(fd, "ab", buffering=0)
+        self._identity = _identity(os.fstat(fd))
+        self._torn = False
+        self._size = 0
+        self._claim(fd)
+        if self._assembly:
+            try:
+                self._size = self._file.write(self._assembly) or 0
+            except OSError:
+                pass
+        return ""
 
     def _claim(self, fd: int) -> None:
         """An advisory lock on the file, held while the gateway serves: a second gateway
@@ -261,20 +348,13 @@ class EventLog:
         try:
             now = _identity(os.stat(self.path))
         except FileNotFoundError:
-            try:
-                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL,
-                             0o666)
-            except OSError as exc:
+            if "rotate" in self._said:  # our own rotation, whose new file could not be made
+                self._start_again()
+            elif why := self._start_again():
                 self._say("deleted", f"deleted while serving and cannot be created again "
-                                     f"({exc.strerror or exc}); records are lost")
-                return
-            assert self._file is not None
-            self._file.close()
-            self._file = os.fdopen(fd, "ab", buffering=0)
-            self._identity = _identity(os.fstat(fd))
-            self._torn = False
-            self._claim(fd)
-            self._say("deleted", "deleted while serving; started again")
+                                     f"({why}); records are lost")
+            else:
+                self._say("deleted", "deleted while serving; started again")
             return
         except OSError:
             return
