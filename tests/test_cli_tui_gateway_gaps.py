@@ -8,6 +8,8 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
+
 from tests.test_cli_refusals import one_error, run
 
 
@@ -37,3 +39,25 @@ def test_tune_set_help_says_it_is_required() -> None:
     assert "at least one is required" in tune and "default:" not in tune.split("; keys:")[0]
     assemble = parsers["assemble"]._option_string_actions["--set"].help or ""
     assert "(repeatable; default: " in assemble
+
+
+HERMES = "model: gpt-4o\ntools:\n  tool_search:\n    threshold_pct: 5\n"
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("config.yaml.bak", "config.yaml.bak: is a backup (.bak) of a Hermes config.yaml; refusing "
+                        "to write into a backup (save into config.yaml itself)"),
+    ("config.txt", "config.txt: is a Hermes config.yaml, but its name has no .yaml or .yml "
+                   "ending; refusing to write a tool_search block into it (--save writes only "
+                   "a Hermes config.yaml or a YAML catalog)"),
+])
+def test_tune_save_into_a_backup_or_a_yaml_named_otherwise_says_which(
+        tmp_path: Path, name: str, said: str) -> None:
+    """`tune --save --config config.yaml.bak` said "a Hermes config.yaml in .bak format, not
+    YAML": the file is YAML, it is a backup; and a .txt one is YAML too, named otherwise."""
+    target = tmp_path / name
+    target.write_text(HERMES, encoding="utf-8")
+    got = one_error(run("tune", "seed-demo", "--set", "threshold_pct=2", "--save", "--config",
+                        name, cwd=tmp_path))
+    assert got == said, got
+    assert target.read_text(encoding="utf-8") == HERMES

@@ -11,6 +11,7 @@ from typing import Any
 
 from .detect import CATALOG, HERMES, KIND_LABELS, detect_kind
 from .errors import SourceError
+from .filesafe import BACKUP_SUFFIX
 from .save import (
     SaveResult,
     TextToRewrite,
@@ -54,8 +55,15 @@ def save_kind(path: Path, words: Mapping[str, str] = CLI_WORDS) -> str:
     kind = detect_kind(data)
     if kind not in (HERMES, CATALOG) or path.suffix.lower() not in YAML_SUFFIXES:
         what = f"a {KIND_LABELS[kind]}" if kind else "not a Hermes config or a catalog"
+        suffix = path.suffix.lower()
+        if kind in (HERMES, CATALOG) and suffix == BACKUP_SUFFIX:  # read ".bak format"
+            raise SourceError(f"{path}: is a backup (.bak) of a {KIND_LABELS[kind]}; refusing "
+                              "to write into a backup (save into "
+                              f"{path.name.removesuffix(path.suffix)} itself)")
         if kind in (HERMES, CATALOG):
-            what = f"a {KIND_LABELS[kind]} in {path.suffix or 'no'} format, not YAML"
+            what = f"a {KIND_LABELS[kind]}" + (
+                " in JSON, not YAML" if suffix == ".json" else
+                ", but its name has no .yaml or .yml ending")
         raise SourceError(f"{path}: is {what}; refusing to write a tool_search block into it "
                           f"({words['only']})")
     if lossy:
