@@ -93,3 +93,26 @@ async def test_the_app_following_the_file_reads_on_across_a_rotation(tmp_path: P
             assert text.count("tool_0010") == 1  # none shown twice
     finally:
         log.close()
+
+
+async def test_the_app_opened_just_after_a_rotation_shows_the_calls_before_it(
+        tmp_path: Path) -> None:
+    """Its history was the new file's last lines alone: opened just after a rotation, the
+    feed was empty of the calls made a moment before."""
+    path = tmp_path / "events.jsonl"
+    log = EventLog(path, max_bytes=3000)
+    try:
+        for n in range(12):
+            _call(log, n)
+        older = _tools(rotated_path(path))
+        assert older and len(_tools(path)) < 3  # the app opens on a file just started
+        app = FollowApp(path)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: app.session is not None)
+            await pilot.press("5")
+            await wait_for(pilot, lambda: "tool_0011" in feed_text(app))
+            text = feed_text(app)
+            assert all(name.removeprefix("mcp__up__") in text for name in older)
+            assert "before the app opened" in text
+    finally:
+        log.close()
