@@ -36,7 +36,13 @@ from textual.reactive import reactive
 
 from toolsearch.bridge import ActivityEvent
 from toolsearch.gateway import leaf_error
-from toolsearch.gateway.events import history_range, last_record, read_records, rotated_path
+from toolsearch.gateway.events import (
+    HISTORY_LINES,
+    history_range,
+    last_record,
+    read_records,
+    rotated_path,
+)
 from toolsearch.profiles import PROFILE_NAMES
 from toolsearch.session import SessionState
 from toolsearch.sources.filesafe import open_regular
@@ -260,6 +266,10 @@ class FollowApp(GatewayApp):
         history: the last one is already applied)."""
         start, end = self._history
         records, self._offset = read_records(self.events_path, start, end - start)
+        if start == 0 and len(records) < HISTORY_LINES:  # just rotated: the moved file's end
+            older = rotated_path(self.events_path)
+            begin, stop = history_range(older, HISTORY_LINES - len(records))
+            records = read_records(older, begin, stop - begin)[0] + records
         for record in records:
             if record.get("type") == "call":
                 self.post_message(ActivityLogged(event_of(record), None,

@@ -8,9 +8,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from gateway_helpers import stdio_gateway, tool_call_message, upstream_entry, write_config
 from test_gateway_app import feed_text, wait_for
 
-from toolsearch.gateway.events import EventLog, last_record, read_records, rotated_path
+from toolsearch.gateway.events import (
+    ROTATE_BYTES,
+    EventLog,
+    last_record,
+    read_records,
+    rotated_path,
+)
 from tui.follow import FollowApp, gateway_gone
 from tui.widgets.feed import ActivityFeed
 
@@ -93,3 +100,49 @@ async def test_the_app_following_the_file_reads_on_across_a_rotation(tmp_path: P
             assert text.count("tool_0010") == 1  # none shown twice
     finally:
         log.close()
+
+
+async def test_the_app_opened_just_after_a_rotation_shows_the_calls_before_it(
+        tmp_path: Path) -> None:
+    """Its history was the new file's last lines alone: opened just after a rotation, the
+    feed was empty of the calls made a moment before."""
+    path = tmp_path / "events.jsonl"
+    log = EventLog(path, max_bytes=3000)
+    try:
+        for n in range(12):
+            _call(log, n)
+        older = _tools(rotated_path(path))
+        assert older and len(_tools(path)) < 3  # the app opens on a file just started
+        app = FollowApp(path)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: app.session is not None)
+            await pilot.press("5")
+            await wait_for(pilot, lambda: "tool_0011" in feed_text(app))
+            text = feed_text(app)
+            assert all(name.removeprefix("mcp__up__") in text for name in older)
+            assert "before the app opened" in text
+    finally:
+        log.close()
+
+
+def test_a_gateway_started_on_a_full_file_rotates_it(tmp_path: Path) -> None:
+    """The gateway itself, over stdio: its events file already past the size (a gateway
+    restarted on it) is moved at the first line, and the call lands in the new file."""
+    config = write_config(tmp_path / "servers.json", {"up": upstream_entry("up")})
+    events = tmp_path / "events.jsonl"
+    line = b'{"type": "call", "tool": "from_last_month"}\n'
+    events.write_bytes(line * (ROTATE_BYTES // len(line) + 1))
+    with stdio_gateway(config, events) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write((json.dumps(tool_call_message(2, "mcp__up__add", {"a": 2, "b": 3}))
+                          + "\n").encode())
+        proc.stdin.flush()
+        assert b'"id":2' in proc.stdout.readline()
+        proc.stdin.close()
+        assert proc.wait(60) == 0
+    older = rotated_path(events)
+    assert older.stat().st_size > ROTATE_BYTES
+    assert older.read_bytes().startswith(line)
+    records, _ = read_records(events)
+    assert records[0]["type"] == "assembly"
+    assert [r["tool"] for r in records if r["type"] == "call"] == ["mcp__up__add"]

@@ -142,3 +142,32 @@ def test_the_http_command_serves_the_inspector(need_inspector: Path,
         assert text_of(echoed) == "hi"
     finally:
         stop(proc)
+
+
+def _flags(usage: str) -> set[str]:
+    return set(re.findall(r"--[a-z][a-z-]*", usage))
+
+
+def test_every_flag_the_readme_names_for_the_gateway_is_accepted() -> None:
+    """The synopsis in *Use it with your client* and the app's gateway options: each flag is
+    one ``--help`` lists (a flag renamed in the code and not in README was only found by a
+    user's ``unrecognized arguments``)."""
+    synopsis = re.search(r"```\n(toolsearch serve SOURCE\.\.\..*?)```", section(), re.S)
+    assert synopsis is not None
+    named = _flags(synopsis.group(1))
+    assert {"--transport", "--events", "--token-env", "--call-timeout"} <= named
+    shown = subprocess.run([sys.executable, "-m", "toolsearch", "serve", "--help"],
+                           capture_output=True, text=True, timeout=60, env=env()).stdout
+    assert named <= _flags(shown), named - _flags(shown)
+    app = {"--follow", "--serve", "--events", "--token-env", "--port"} & _flags(section())
+    shown = subprocess.run([sys.executable, "-m", "toolsearch", "tui", "--help"],
+                           capture_output=True, text=True, timeout=60, env=env()).stdout
+    assert app - {"--port"} <= _flags(shown)
+
+
+def test_the_lines_the_readme_quotes_are_the_ones_printed() -> None:
+    from toolsearch.gateway.cli import STOPPED_BY_CTRL_C, STOPPED_BY_SIGTERM
+
+    text = (REPO / "README.md").read_text()
+    assert f"`{STOPPED_BY_SIGTERM}`" in text and f"`{STOPPED_BY_CTRL_C}`" in text
+    assert "`toolsearch serve: warning: <text>`" in text
