@@ -1,7 +1,7 @@
-"""``toolsearch serve SOURCE`` over stdio, sent a line far longer than any MCP message (64 MiB
+"""``toolsearch serve SOURCE`` over stdio, sent a line far longer than any MCP message (160 MiB
 with no newline): the gateway kept every byte of it, then joined, decoded and parsed it,
 growing by several times its size (a client writing gigabytes with no newline would take the
-machine's memory), to answer "not valid JSON" at the end. Now a line past 32 MiB is answered
+machine's memory), to answer "not valid JSON" at the end. Now a line past 64 MiB (MAX_LINE) is answered
 at once with a parse error saying it is too long, the rest of it is skipped unread, the
 gateway's memory stays bounded, and the next line is served. A real gateway process and a
 real upstream written with the ``mcp`` SDK."""
@@ -24,9 +24,11 @@ from gateway_helpers import (
     write_config,
 )
 
+from toolsearch.gateway.stdio import MAX_LINE
+
 pytestmark = pytest.mark.live
 
-SENT = 64 << 20
+SENT = 160 << 20
 
 
 def _reply(proc: subprocess.Popen[bytes], seconds: float = 60) -> dict[str, Any]:
@@ -63,4 +65,4 @@ def test_an_endless_line_is_refused_and_memory_stays_bounded(tmp_path: Path) -> 
         served = _reply(proc)
         assert served["id"] == 3 and "42" in json.dumps(served), served
         grown = _peak_kib(proc.pid) - before
-        assert grown < 48 * 1024, f"the gateway grew by {grown} KiB for a {SENT >> 20} MiB line"
+        assert grown < (MAX_LINE >> 10) + 16 * 1024, f"the gateway grew by {grown} KiB for a {SENT >> 20} MiB line"

@@ -47,8 +47,9 @@ READ_CHUNK = 1 << 16
 DRAIN_SECONDS = 30.0
 _GONE = select.POLLERR | select.POLLHUP | select.POLLNVAL
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
-MAX_LINE = 32 << 20
-"""The longest line read from the client (32 MiB): a longer one is answered with a parse
+MAX_LINE = 64 << 20
+"""The longest line read from the client (64 MiB, the bound on every file and ARGS_JSON the
+CLI reads; a 50 MB tool_call argument is served): a longer one is answered with a parse
 error as soon as it passes this, and the rest of it, up to its newline, is skipped unread
 (a client writing 100 MB with no newline grew the gateway by as much, and more)."""
 REASON_SHOWN = 200
