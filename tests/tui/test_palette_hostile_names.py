@@ -54,6 +54,9 @@ async def test_palette_shows_a_hostile_server_name_as_text() -> None:
         spans = getattr(prompt, "spans", [])
         marked = {span.start for span in spans if span.end == span.start + 1}
         assert plain.index("zq") in marked, spans
+        await pilot.press("enter")  # the command acts on the server's own name
+        await settle(pilot)
+        assert app.session is not None and NAME in app.session.detached
 
 
 async def test_palette_discovery_shows_a_hostile_server_name_as_text() -> None:
