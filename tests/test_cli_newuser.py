@@ -256,6 +256,19 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
+def _none_left(proc: subprocess.Popen[bytes], seen: set[int]) -> None:
+    """Kill *proc* if it still runs; then none of the processes *seen* under it may be left
+    running (each gets 5 s to go)."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 5
+    while any(alive(p) for p in seen) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = {p: _cmdline(p) for p in seen if alive(p)}
+    assert not left, f"left running: {left}"
+
+
 def _ctrl_c(argv: list[str], ready: Callable[[set[int]], bool], *, wait: float = 120,
             settle: float = 0.5, sig: int = signal.SIGINT
             ) -> tuple[int, str, float, set[int]]:
@@ -283,14 +296,7 @@ def _ctrl_c(argv: list[str], ready: Callable[[set[int]], bool], *, wait: float =
         assert proc.stderr is not None
         err = proc.stderr.read().decode(errors="replace")
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    deadline = time.monotonic() + 5
-    while any(alive(p) for p in seen) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    left = {p: _cmdline(p) for p in seen if alive(p)}
-    assert not left, f"left running: {left}"
+        _none_left(proc, seen)
     return status, err, took, seen
 
 

@@ -24,7 +24,15 @@ from pathlib import Path
 import pytest
 
 from tests.sources.source_helpers import alive
-from tests.test_cli_newuser import REPO, _argv, _cmdline, _descendants, _env, _servers_config
+from tests.test_cli_newuser import (
+    REPO,
+    _argv,
+    _cmdline,
+    _descendants,
+    _env,
+    _none_left,
+    _servers_config,
+)
 
 #: A stdio "server" that never answers and ignores SIGTERM (stopping it takes the SIGKILL
 #: that follows a grace period: time for a second SIGTERM to arrive mid-cleanup).
@@ -63,14 +71,7 @@ def _sigterm(argv: list[str], ready: Callable[[set[int]], bool], *, times: int =
         assert proc.stderr is not None
         err = proc.stderr.read().decode(errors="replace")
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    deadline = time.monotonic() + 5
-    while any(alive(p) for p in seen) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    left = {p: _cmdline(p) for p in seen if alive(p)}
-    assert not left, f"left running: {left}"
+        _none_left(proc, seen)
     return status, err, seen
 
 

@@ -32,6 +32,14 @@ async def _threshold(pilot, app: ToolSearchApp, value: str) -> None:
     await settle(pilot)
 
 
+async def _save_diff(pilot, app: ToolSearchApp) -> str:
+    """Ctrl+S: the save confirmation is up; the diff it shows."""
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert isinstance(app.screen, ConfirmSaveScreen)
+    return str(app.screen.query_one("#confirm-diff", Static).content)
+
+
 async def test_a_file_edited_after_loading_keeps_the_edit(tmp_path, workspace):
     config = tmp_path / "config.yaml"
     config.write_text(HERMES_CONFIG)
@@ -40,10 +48,7 @@ async def test_a_file_edited_after_loading_keeps_the_edit(tmp_path, workspace):
         await settle(pilot)
         await _threshold(pilot, app, "2")
         config.write_text(EDITED.replace("threshold_pct: 5", "threshold_pct: 9"))
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert isinstance(app.screen, ConfirmSaveScreen)
-        diff = str(app.screen.query_one("#confirm-diff", Static).content)
+        diff = await _save_diff(pilot, app)
         assert "-     threshold_pct: 9\n+     threshold_pct: 2" in diff  # the file now
         await pilot.press("y")
         await settle(pilot)
@@ -59,10 +64,7 @@ async def test_a_file_changed_while_the_diff_is_shown_is_not_saved(tmp_path, wor
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await _threshold(pilot, app, "2")
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert isinstance(app.screen, ConfirmSaveScreen)
-        diff = str(app.screen.query_one("#confirm-diff", Static).content)
+        diff = await _save_diff(pilot, app)
         assert "-     threshold_pct: 5\n+     threshold_pct: 2" in diff
         edited = EDITED.replace("threshold_pct: 5", "threshold_pct: 9")
         config.write_text(edited)  # the operator's editor, while he reads the diff
@@ -75,10 +77,7 @@ async def test_a_file_changed_while_the_diff_is_shown_is_not_saved(tmp_path, wor
         assert any("changed on disk while the diff was shown; nothing written" in m
                    for m in shown), shown
         # saving again shows the diff against the file as it is now
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert isinstance(app.screen, ConfirmSaveScreen)
-        diff = str(app.screen.query_one("#confirm-diff", Static).content)
+        diff = await _save_diff(pilot, app)
         assert "-     threshold_pct: 9\n+     threshold_pct: 2" in diff
         await pilot.press("n")
         await settle(pilot)
