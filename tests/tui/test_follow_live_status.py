@@ -13,7 +13,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from tui_helpers import servers_config, status, wait_for
+from tui_helpers import panes_mounted, servers_config, status, wait_for
 
 from toolsearch.gateway.events import EventLog, last_record
 from toolsearch.gateway.server import Gateway
@@ -98,6 +98,7 @@ async def test_follow_opened_on_a_stopped_gateway_claims_no_connection(tmp_path:
         await pilot.pause(0.3)
         assert status(app, "up") == SNAPSHOT and status(app, "sleepy") == SNAPSHOT
         assert status(app, "broken") == ERROR
+        await panes_mounted(pilot)  # leaving mid-mount is run_test's race, not the app's
         assert "followed (stopped)" in app.sub_title
 
 

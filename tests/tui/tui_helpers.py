@@ -92,6 +92,18 @@ async def settle(pilot: object) -> None:
         await pilot.pause(0.15)  # type: ignore[attr-defined]
 
 
+async def panes_mounted(pilot: Any, seconds: float = 20.0) -> None:
+    """Wait until every tab pane has mounted: run_test's teardown, unlike a quit, does not
+    wait for a pane mounting (a Select inside it then raised NoMatches on its mount)."""
+    from tui.widgets.lazy_pane import LazyPane
+
+    app = pilot.app
+    with anyio.fail_after(seconds):
+        while app.query(LazyPane) or getattr(app, "panes_mounting", 0):
+            await pilot.pause(0.05)
+    await pilot.pause()
+
+
 async def loaded(pilot: object) -> None:
     """Wait until the app's sources have loaded (at most 40 settles)."""
     app = pilot.app  # type: ignore[attr-defined]
