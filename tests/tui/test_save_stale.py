@@ -5,21 +5,11 @@ from __future__ import annotations
 
 import yaml
 from textual.widgets import Input, Static
-from tui_helpers import settle
+from tui_helpers import HERMES_CONFIG, settle
 
 from tui.app import ToolSearchApp
 from tui.screens.confirm_save import ConfirmSaveScreen
 from tui.widgets.tuning import TuningPane
-
-HERMES_CONFIG = """\
-# my hermes config
-model: gpt-4o  # keep me
-tools:
-  tool_search:
-    enabled: auto
-    threshold_pct: 5
-mcp_servers: {}
-"""
 
 EDITED = HERMES_CONFIG.replace("model: gpt-4o", "model: claude  # edited").replace(
     "enabled: auto", "enabled: on")

@@ -7,24 +7,13 @@ from pathlib import Path
 import pytest
 import yaml
 from textual.widgets import Input, Select, Static
-from tui_helpers import burst, settle
+from tui_helpers import HERMES_CONFIG, burst, settle
 
 from toolsearch.sources.samples import sample_path
 from tui.app import ToolSearchApp
 from tui.screens.confirm_save import ConfirmSaveScreen
 from tui.screens.save import SavePathScreen
 from tui.widgets.tuning import TuningPane
-
-HERMES_CONFIG = """\
-# my hermes config
-model: gpt-4o  # keep me
-tools:
-  tool_search:
-    enabled: auto
-    threshold_pct: 5
-mcp_servers: {}
-"""
-
 
 FIELDS = ("tune-enabled", "tune-listing", "tune-threshold_pct", "tune-listing_max_tokens",
           "tune-search_default_limit", "tune-max_search_limit", "tune-context-preset",

@@ -81,6 +81,18 @@ class FakeClock:
         return self.now
 
 
+#: A small Hermes config.yaml with a comment and a key outside tool_search (save tests).
+HERMES_CONFIG = """\
+# my hermes config
+model: gpt-4o  # keep me
+tools:
+  tool_search:
+    enabled: auto
+    threshold_pct: 5
+mcp_servers: {}
+"""
+
+
 async def settle(pilot: object) -> None:
     """Wait for workers (a superseded exclusive worker is fine) and let the UI catch up."""
     app = pilot.app  # type: ignore[attr-defined]
