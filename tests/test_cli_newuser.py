@@ -95,9 +95,8 @@ def test_profile_help_says_which_hermes_in_plain_words() -> None:
 # --------------------------------------------------------------------------- progress
 
 
-def _run_on_pty(argv: list[str], timeout: float = 120) -> tuple[int, str, str]:
-    """Run with stderr a terminal (a pty) and stdout a pipe: (status, stdout, stderr)."""
-    master, slave = pty.openpty()
+def _pty_reader(master: int) -> tuple[threading.Thread, list[bytes]]:
+    """A started thread that reads the pty *master* into the list it returns, to its end."""
     chunks: list[bytes] = []
 
     def drain() -> None:
@@ -112,6 +111,13 @@ def _run_on_pty(argv: list[str], timeout: float = 120) -> tuple[int, str, str]:
 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
+    return reader, chunks
+
+
+def _run_on_pty(argv: list[str], timeout: float = 120) -> tuple[int, str, str]:
+    """Run with stderr a terminal (a pty) and stdout a pipe: (status, stdout, stderr)."""
+    master, slave = pty.openpty()
+    reader, chunks = _pty_reader(master)
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=slave,
                                 stdin=subprocess.DEVNULL, env=_env(), cwd=REPO)

@@ -16,7 +16,6 @@ import signal
 import subprocess
 import sys
 import termios
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +30,7 @@ from tests.test_cli_newuser import (
     _descendants,
     _env,
     _none_left,
+    _pty_reader,
     _servers_config,
 )
 
@@ -137,20 +137,7 @@ def test_sigterm_closes_the_app_gives_the_terminal_back_and_says_so() -> None:
     """The app quit on SIGTERM as on its quit key: status 0 and not a word, so a script
     could not tell a stopped app from one the user closed."""
     master, slave = pty.openpty()
-    chunks: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            chunks.append(data)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
+    reader, chunks = _pty_reader(master)
     modes = termios.tcgetattr(slave)
     env = {**_env(), "TERM": "xterm-256color"}
     env.pop("TEXTUAL_DRIVER", None)
