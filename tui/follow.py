@@ -254,7 +254,6 @@ class FollowApp(GatewayApp):
         """Why the gateway is not running ("" while it is): its servers are not shown as
         it last reported them."""
         self._looked = time.monotonic()
-        self._base_title = ""
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -305,12 +304,10 @@ class FollowApp(GatewayApp):
     def watch_session(self, session: SessionState | None) -> None:
         super().watch_session(session)
         if session is not None:
-            self._base_title = self.sub_title
             self._title()
 
-
     def _title(self) -> None:
-        if not self._base_title:
+        if not self.title_parts[0]:  # no session shown yet
             return
         clients = _count(self._record.get("clients"))
         served = shown(_text(self._record.get("serving"))[:200], one_line=True) or "a gateway"

@@ -2,7 +2,8 @@
 
 Pure: reads the target file's current block (if any) and compares it with the values to write,
 after the same clamping the save applies. The bytes the diff was made from are kept: a file
-that no longer holds them when the operator says yes is not saved (he saw another diff). The confirmation screen shows :func:`diff_lines`.
+that no longer holds them when the operator says yes is not saved (he saw another diff). The
+confirmation screen shows :func:`diff_lines`.
 """
 
 from __future__ import annotations
@@ -35,11 +36,6 @@ def on_disk(path: Path) -> bytes | None:
         return read_bounded(path, "config file")
     except (SourceError, OSError):
         return None  # the save itself says why it cannot write there
-
-
-def current_block(path: Path) -> dict[str, Any]:
-    """The ``tools.tool_search`` block of *path* now (empty when missing or unreadable)."""
-    return block_of(on_disk(path))
 
 
 def block_of(raw: bytes | None) -> dict[str, Any]:

@@ -167,7 +167,7 @@ def test_files_the_app_reads_are_refused_without_blocking(fifo: Path, tmp_path: 
     from toolsearch.session import SessionState
     from toolsearch.sources import load_sources
     from tui.recall_view import recall_run
-    from tui.save_diff import current_block
+    from tui.save_diff import block_of, on_disk
     from tui.themes import load_themes
 
     (tmp_path / "themes").mkdir()
@@ -182,7 +182,7 @@ def test_files_the_app_reads_are_refused_without_blocking(fifo: Path, tmp_path: 
     bomb = tmp_path / "config.yaml"
     bomb.write_text(BOMB + "tools:\n  tool_search: {threshold_pct: 7}\n", encoding="utf-8")
     for path in (fifo, Path("/dev/zero"), bomb):
-        assert _within(current_block, path) == {}
+        assert _within(lambda p: block_of(on_disk(p)), path) == {}
     assert _within(read_records, fifo, 0) == ([], 0)
     assert _within(read_records, Path("/dev/zero"), 0) == ([], 0)
 
